@@ -1,0 +1,191 @@
+// The named protocol variants: production ones and seeded mutants.
+// Everything here is data built from spec.hpp; nothing re-states an encoding
+// or an order.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+#include "lookback/protocol/spec.hpp"
+
+namespace lookback::protocol {
+
+enum class Kind : std::uint8_t { Production, Mutant };
+
+struct NamedVariant {
+  const char* name;
+  Kind kind;
+  Protocol protocol;
+  // Weakest progress model under which the variant claims to terminate.
+  Progress claims;
+  // For mutants: the property its flaw violates. Production: Property::None.
+  Property expected;
+  // Launches sharing the temp storage needed to expose the flaw (2 for reuse).
+  int launches;
+  const char* summary;
+};
+
+namespace detail {
+// Production building blocks. `coarsened` differs from `warp-lookback` only
+// in tuning (items per thread, vector width), which lives with the kernels,
+// not in the protocol.
+inline constexpr Protocol kWarpLookback{};
+inline constexpr Protocol kFallback = [] {
+  Protocol p{};
+  p.layout = Layout::Packed;  // the monotone CAS publish needs one word
+  p.fallback = true;
+  p.spin_bound = 64;
+  return p;
+}();
+inline constexpr Protocol kFallbackInPlace = [] {
+  Protocol p = kFallback;
+  p.in_place = true;
+  return p;
+}();
+
+template <class F>
+constexpr Protocol with(Protocol p, F&& change) {
+  change(p);
+  return p;
+}
+}  // namespace detail
+
+inline constexpr std::array kCatalogue{
+    // ----------------------------------------------------------- production
+    NamedVariant{"warp-lookback", Kind::Production, detail::kWarpLookback, Progress::Obe,
+                 Property::None, 1,
+                 "a warp inspects a window of predecessors per step; release publish, "
+                 "acquire reads, atomic ticket, epoch reset"},
+    NamedVariant{"coarsened", Kind::Production, detail::kWarpLookback, Progress::Obe,
+                 Property::None, 1,
+                 "many items per thread with 16-byte loads; same protocol as warp-lookback"},
+    NamedVariant{"fallback", Kind::Production, detail::kFallback, Progress::Unfair,
+                 Property::None, 1,
+                 "decoupled fallback: after a bounded spin a tile reduces the blocking "
+                 "predecessor's input itself and publishes it with a monotone CAS"},
+    NamedVariant{"fallback-inplace", Kind::Production, detail::kFallbackInPlace,
+                 Progress::Unfair, Property::None, 1,
+                 "fallback with output over input: strong data accesses, owner fences "
+                 "before its output, fallback re-validates the descriptor"},
+    NamedVariant{"fenced-lookback", Kind::Production,
+                 detail::with(detail::kWarpLookback,
+                              [](Protocol& p) {
+                                p.publish_fence = Fence::Sc;
+                                p.publish_order = Order::Relaxed;
+                                p.lookback_order = Order::Relaxed;
+                                p.lookback_fence = Fence::Sc;
+                              }),
+                 Progress::Obe, Property::None, 1,
+                 "classic __threadfence() style: relaxed accesses ordered by fence.sc"},
+    // -------------------------------------------------------------- mutants
+    NamedVariant{"no-writer-release", Kind::Mutant,
+                 detail::with(detail::kWarpLookback,
+                              [](Protocol& p) {
+                                p.layout = Layout::Split;
+                                p.publish_order = Order::Relaxed;
+                              }),
+                 Progress::Obe, Property::NoDataRace, 1,
+                 "split layout; status published relaxed with no fence before it"},
+    NamedVariant{"no-reader-acquire", Kind::Mutant,
+                 detail::with(detail::kWarpLookback,
+                              [](Protocol& p) {
+                                p.layout = Layout::Split;
+                                p.lookback_order = Order::Relaxed;
+                              }),
+                 Progress::Obe, Property::NoDataRace, 1,
+                 "split layout; status read relaxed with no fence after it"},
+    NamedVariant{"no-release-no-acquire", Kind::Mutant,
+                 detail::with(detail::kWarpLookback,
+                              [](Protocol& p) {
+                                p.layout = Layout::Split;
+                                p.publish_order = Order::Relaxed;
+                                p.lookback_order = Order::Relaxed;
+                              }),
+                 Progress::Obe, Property::NoDataRace, 1,
+                 "split layout; both sides relaxed, nothing orders value and status"},
+    NamedVariant{"writer-fence-only", Kind::Mutant,
+                 detail::with(detail::kWarpLookback,
+                              [](Protocol& p) {
+                                p.layout = Layout::Split;
+                                p.publish_order = Order::Relaxed;
+                                p.publish_fence = Fence::Sc;
+                                p.lookback_order = Order::Relaxed;
+                              }),
+                 Progress::Obe, Property::NoDataRace, 1,
+                 "split layout; __threadfence() before publishing but none after reading"},
+    NamedVariant{"split-value-overwritten", Kind::Mutant,
+                 detail::with(detail::kWarpLookback,
+                              [](Protocol& p) {
+                                p.layout = Layout::Split;
+                                p.value_order = Order::Relaxed;
+                                p.flaw = Flaw::SplitValueOverwritten;
+                              }),
+                 Progress::Obe, Property::NoTornDescriptor, 1,
+                 "split layout with one value word: PREFIX overwrites the AGGREGATE value "
+                 "a reader of the old status may still take"},
+    NamedVariant{"stop-at-aggregate", Kind::Mutant,
+                 detail::with(detail::kWarpLookback,
+                              [](Protocol& p) { p.flaw = Flaw::StopAtAggregate; }),
+                 Progress::Obe, Property::CorrectPrefix, 1,
+                 "look-back stops at an AGGREGATE as if it were a PREFIX"},
+    NamedVariant{"prefix-before-lookback", Kind::Mutant,
+                 detail::with(detail::kWarpLookback,
+                              [](Protocol& p) { p.flaw = Flaw::PrefixBeforeLookback; }),
+                 Progress::Obe, Property::CorrectPrefix, 1,
+                 "PREFIX (of the tile's aggregate alone) published before the look-back"},
+    NamedVariant{"tile0-aggregate", Kind::Mutant,
+                 detail::with(detail::kWarpLookback,
+                              [](Protocol& p) { p.flaw = Flaw::Tile0PublishesAggregate; }),
+                 Progress::Obe, Property::Termination, 1,
+                 "tile 0 publishes AGGREGATE, so a look-back never meets a PREFIX"},
+    NamedVariant{"no-reset", Kind::Mutant,
+                 detail::with(detail::kWarpLookback, [](Protocol& p) { p.reset = Reset::None; }),
+                 Progress::Obe, Property::CorrectPrefix, 2,
+                 "descriptors are not reset between launches sharing temp storage"},
+    NamedVariant{"epoch-wrap-not-cleared", Kind::Mutant,
+                 detail::with(detail::kWarpLookback,
+                              [](Protocol& p) {
+                                p.epoch_bits = 1;
+                                p.flaw = Flaw::EpochWrapNotCleared;
+                              }),
+                 Progress::Obe, Property::CorrectPrefix, 2,
+                 "epoch counter wraps without clearing descriptors of an older epoch"},
+    NamedVariant{"fallback-plain-store", Kind::Mutant,
+                 detail::with(detail::kFallback,
+                              [](Protocol& p) { p.flaw = Flaw::FallbackPlainStore; }),
+                 Progress::Unfair, Property::MonotoneStatus, 1,
+                 "fallback publishes its aggregate with a plain store over a PREFIX"},
+    NamedVariant{"fallback-unbounded-spin", Kind::Mutant,
+                 detail::with(detail::kFallback, [](Protocol& p) { p.spin_bound = 0; }),
+                 Progress::Unfair, Property::Termination, 1,
+                 "fallback whose spin bound was removed: it waits like a plain look-back"},
+    NamedVariant{"fallback-inplace-no-validation", Kind::Mutant,
+                 detail::with(detail::kFallbackInPlace,
+                              [](Protocol& p) { p.flaw = Flaw::FallbackNoValidation; }),
+                 Progress::Unfair, Property::CorrectPrefix, 1,
+                 "in-place fallback reduces a predecessor's input that may already be "
+                 "overwritten by its output, and does not re-check"},
+    NamedVariant{"blockidx-tile-id", Kind::Mutant,
+                 detail::with(detail::kWarpLookback,
+                              [](Protocol& p) { p.tile_id = TileIdSource::BlockIdx; }),
+                 Progress::Obe, Property::Termination, 1,
+                 "tile id from blockIdx: a started block may wait on one never scheduled"},
+};
+
+// Look a variant or mutant up by name.
+constexpr std::optional<NamedVariant> find_variant(std::string_view name) {
+  for (const auto& v : kCatalogue)
+    if (name == v.name) return v;
+  return std::nullopt;
+}
+
+// The production variant a kernel named `name` is generated from.
+consteval Protocol production(std::string_view name) {
+  for (const auto& v : kCatalogue)
+    if (v.kind == Kind::Production && name == v.name) return v.protocol;
+  throw "unknown production variant";  // compile-time error
+}
+
+}  // namespace lookback::protocol

@@ -1,0 +1,302 @@
+// The protocol spec: the one place where the tile-descriptor encoding, the
+// statuses and every memory order of the look-back protocol are written.
+//
+// A protocol variant is a `Protocol` value. Two interpreters consume it:
+//   - the CUDA kernels (kernels/, include/lookback/device/) compile it into
+//     libcu++ atomics and fences;
+//   - the model checker (models/) turns it into an event program and checks
+//     every execution of it under the PTX memory model.
+// A seeded bug ("mutant") is just another Protocol with one field changed or
+// one `Flaw` set, so the same list is killed (or not) on both sides.
+//
+// This header is included by host and device code; it holds only structural
+// types (usable as C++20 non-type template parameters) and constexpr
+// functions.
+#pragma once
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define LOOKBACK_HD __host__ __device__
+#else
+#define LOOKBACK_HD
+#endif
+
+namespace lookback::protocol {
+
+// ---------------------------------------------------------------------------
+// Descriptor states. A descriptor only ever moves up this order:
+// INVALID -> AGGREGATE(a_i) -> PREFIX(a_0 + ... + a_i).
+enum class Status : std::uint8_t { Invalid = 0, Aggregate = 1, Prefix = 2 };
+
+// Memory order of one access, in PTX terms. `Weak` is a plain ld/st (no
+// ordering, races are undefined); the others are strong operations at the
+// protocol's scope (.gpu).
+enum class Order : std::uint8_t { Weak, Relaxed, Acquire, Release, AcqRel };
+
+// A fence placed next to an access. `AcqRel` is fence.acq_rel.gpu,
+// `Sc` is fence.sc.gpu (what __threadfence() compiles to).
+enum class Fence : std::uint8_t { None, AcqRel, Sc };
+
+// Where a descriptor's value lives.
+//   Packed: status, epoch and value share one atomic word (64 bits for values
+//           of up to 4 bytes, 128 bits for 8-byte values where 16-byte atomics
+//           exist), so a reader can never see a status with another value.
+//   Split:  a status word plus value words (one for the aggregate, one for the
+//           inclusive prefix); readers need release/acquire ordering between
+//           them, and a torn read is a real possibility.
+//   BySize: production choice made by the kernel per value type; the model
+//           checks such a variant under both Packed and Split.
+enum class Layout : std::uint8_t { BySize, Packed, Split };
+
+// Where a block's tile index comes from.
+enum class TileIdSource : std::uint8_t { Ticket, BlockIdx };
+
+// How descriptors left over from the previous launch are made INVALID.
+//   None:       not at all (only correct for a single launch).
+//   HostMemset: the host clears descriptors and the ticket before each launch.
+//   Epoch:      every descriptor carries the launch epoch; a descriptor from
+//               another epoch reads as INVALID. The last block to finish bumps
+//               the epoch and resets the ticket; when the epoch wraps to 0 it
+//               also clears every descriptor, so no stale word can match.
+enum class Reset : std::uint8_t { None, HostMemset, Epoch };
+
+// Forward-progress models (Sorensen et al., OOPSLA 2021). A variant states
+// the weakest one under which it claims to terminate.
+enum class Progress : std::uint8_t { Fair, Obe, Hsa, Lobe, Unfair };
+
+// The properties the model checker (and, where observable, the GPU stress
+// harness) decides. Mutants name the one they are built to violate.
+enum class Property : std::uint8_t {
+  None,               // production variant: violates nothing
+  CorrectPrefix,      // every used/published prefix is exactly [0,i-1] / [0,i]
+  NoTornDescriptor,   // a reader never pairs a status with another write's value
+  NoDataRace,         // no weak access races with a conflicting access
+  MonotoneStatus,     // a descriptor never moves down INVALID<AGGREGATE<PREFIX
+  Termination,        // no reachable hang under the claimed progress model
+  FallbackWaitFree,   // a block alone finishes in a bounded number of its steps
+};
+
+// One deliberate protocol flaw. Flaws that are just a different memory order
+// or option are expressed by changing that field instead.
+enum class Flaw : std::uint8_t {
+  None,
+  StopAtAggregate,        // look-back stops at an AGGREGATE as if it were a PREFIX
+  PrefixBeforeLookback,   // PREFIX published before the look-back finished
+  Tile0PublishesAggregate,  // tile 0 publishes AGGREGATE instead of PREFIX
+  SplitValueOverwritten,  // split layout with one value word, rewritten AGGREGATE->PREFIX
+  FallbackPlainStore,     // fallback publishes with a plain store (may overwrite PREFIX)
+  FallbackNoValidation,   // in-place fallback trusts an input tile it read
+                          // without re-checking the descriptor afterwards
+  EpochWrapNotCleared,    // epoch wraps without clearing stale descriptors
+};
+
+// ---------------------------------------------------------------------------
+// A protocol variant. Structural (public, literal members only), so the
+// kernels take it as a template parameter and the model reads the same value.
+struct Protocol {
+  Layout layout = Layout::BySize;
+  TileIdSource tile_id = TileIdSource::Ticket;
+
+  // Writer side: every descriptor publish (AGGREGATE, PREFIX, fallback).
+  Fence publish_fence = Fence::None;  // placed before the status store
+  Order publish_order = Order::Release;
+
+  // Reader side: every look-back read of a status (or packed) word.
+  Order lookback_order = Order::Acquire;
+  Fence lookback_fence = Fence::None;  // placed after the window's reads
+
+  // Split layout only: accesses to the value words.
+  Order value_order = Order::Weak;
+
+  // Predecessors inspected per look-back step (a warp reads them at once).
+  int window = 32;
+
+  // Decoupled fallback: a tile that has spun `spin_bound` look-back rounds on
+  // an INVALID predecessor reduces that predecessor's input tile itself and
+  // publishes the aggregate with a monotone (CAS) update. spin_bound == 0
+  // means wait unboundedly.
+  bool fallback = false;
+  int spin_bound = 0;
+
+  Reset reset = Reset::Epoch;
+  int epoch_bits = 30;
+
+  // The output overwrites the input. Only the fallback reads a predecessor's
+  // input, so only there does this change the protocol: input reads and
+  // output writes become strong, the owner fences before writing its output,
+  // and a fallback re-reads the descriptor after reducing to validate.
+  bool in_place = false;
+
+  Flaw flaw = Flaw::None;
+
+  friend constexpr bool operator==(const Protocol&, const Protocol&) = default;
+};
+
+// ---------------------------------------------------------------------------
+// Derived orders. Both interpreters call these rather than deciding locally.
+
+// Order of reads of input tiles and writes of output tiles.
+LOOKBACK_HD constexpr Order data_order(const Protocol& p) {
+  return (p.in_place && p.fallback) ? Order::Relaxed : Order::Weak;
+}
+// Fence the owner places before writing its output tile (in-place fallback:
+// makes "output written" imply "descriptor published" for a validating reader).
+LOOKBACK_HD constexpr Fence output_fence(const Protocol& p) {
+  return (p.in_place && p.fallback) ? Fence::AcqRel : Fence::None;
+}
+// A fallback publishes with a monotone CAS unless the variant is flawed.
+LOOKBACK_HD constexpr bool fallback_uses_cas(const Protocol& p) {
+  return p.flaw != Flaw::FallbackPlainStore;
+}
+// The in-place fallback re-checks the descriptor after reducing the input.
+LOOKBACK_HD constexpr bool fallback_validates(const Protocol& p) {
+  return p.in_place && p.flaw != Flaw::FallbackNoValidation;
+}
+// Spinning is bounded (and so the variant needs no inter-block progress).
+LOOKBACK_HD constexpr bool bounded_wait(const Protocol& p) {
+  return p.fallback && p.spin_bound > 0;
+}
+// Number of separate value words per descriptor in the split layout.
+LOOKBACK_HD constexpr int split_value_words(const Protocol& p) {
+  return p.flaw == Flaw::SplitValueOverwritten ? 1 : 2;
+}
+// Does a read with order `o` (and an optional trailing fence) acquire?
+LOOKBACK_HD constexpr bool acquires(Order o, Fence f) {
+  return o == Order::Acquire || o == Order::AcqRel || f != Fence::None;
+}
+// Does a write with order `o` (and an optional leading fence) release?
+LOOKBACK_HD constexpr bool releases(Order o, Fence f) {
+  return o == Order::Release || o == Order::AcqRel || f != Fence::None;
+}
+
+// ---------------------------------------------------------------------------
+// Packed descriptor encoding. One word: [ value | epoch | status ].
+// The status takes the low 2 bits, the epoch the next `kEpochBits`, and the
+// value the upper half of the word (so 32-bit values in a 64-bit word and
+// 64-bit values in a 128-bit word). INVALID is all-zero status bits, so a
+// zero-filled descriptor array is all INVALID at epoch 0.
+inline constexpr int kStatusBits = 2;
+inline constexpr int kEpochBits = 30;
+inline constexpr std::uint32_t kStatusMask = (1u << kStatusBits) - 1u;
+inline constexpr std::uint32_t kEpochMask = (1u << kEpochBits) - 1u;
+
+// The low 32 bits of every packed word (and the whole split status word).
+LOOKBACK_HD constexpr std::uint32_t encode_tag(Status s, std::uint32_t epoch) {
+  return (static_cast<std::uint32_t>(s) & kStatusMask) | ((epoch & kEpochMask) << kStatusBits);
+}
+LOOKBACK_HD constexpr Status tag_status(std::uint32_t tag) {
+  return static_cast<Status>(tag & kStatusMask);
+}
+LOOKBACK_HD constexpr std::uint32_t tag_epoch(std::uint32_t tag) {
+  return (tag >> kStatusBits) & kEpochMask;
+}
+// A tag read in launch epoch `epoch` counts only if it was written in it.
+LOOKBACK_HD constexpr Status effective_status(std::uint32_t tag, std::uint32_t epoch,
+                                              Reset reset) {
+  if (reset == Reset::Epoch && tag_epoch(tag) != (epoch & kEpochMask)) return Status::Invalid;
+  return tag_status(tag);
+}
+// The epoch after `epoch`, modulo the variant's epoch width. A result of 0
+// means the epoch wrapped and stale descriptors must be cleared.
+LOOKBACK_HD constexpr std::uint32_t next_epoch(std::uint32_t epoch, int epoch_bits) {
+  const std::uint32_t mask =
+      epoch_bits >= 32 ? 0xffffffffu : ((1u << epoch_bits) - 1u);
+  return (epoch + 1u) & mask;
+}
+
+// 64-bit packed word for values of at most 4 bytes.
+LOOKBACK_HD constexpr std::uint64_t pack64(Status s, std::uint32_t epoch, std::uint32_t bits) {
+  return (static_cast<std::uint64_t>(bits) << 32) | encode_tag(s, epoch);
+}
+LOOKBACK_HD constexpr std::uint32_t packed64_tag(std::uint64_t w) {
+  return static_cast<std::uint32_t>(w);
+}
+LOOKBACK_HD constexpr std::uint32_t packed64_value(std::uint64_t w) {
+  return static_cast<std::uint32_t>(w >> 32);
+}
+
+// ---------------------------------------------------------------------------
+// Names, shared by the model's output, the stress report and the tests.
+LOOKBACK_HD constexpr const char* to_string(Status s) {
+  switch (s) {
+    case Status::Invalid: return "INVALID";
+    case Status::Aggregate: return "AGGREGATE";
+    case Status::Prefix: return "PREFIX";
+  }
+  return "?";
+}
+LOOKBACK_HD constexpr const char* to_string(Order o) {
+  switch (o) {
+    case Order::Weak: return "weak";
+    case Order::Relaxed: return "relaxed";
+    case Order::Acquire: return "acquire";
+    case Order::Release: return "release";
+    case Order::AcqRel: return "acq_rel";
+  }
+  return "?";
+}
+LOOKBACK_HD constexpr const char* to_string(Fence f) {
+  switch (f) {
+    case Fence::None: return "none";
+    case Fence::AcqRel: return "fence.acq_rel";
+    case Fence::Sc: return "fence.sc";
+  }
+  return "?";
+}
+LOOKBACK_HD constexpr const char* to_string(Layout l) {
+  switch (l) {
+    case Layout::BySize: return "by-size";
+    case Layout::Packed: return "packed";
+    case Layout::Split: return "split";
+  }
+  return "?";
+}
+LOOKBACK_HD constexpr const char* to_string(TileIdSource t) {
+  return t == TileIdSource::Ticket ? "ticket" : "blockidx";
+}
+LOOKBACK_HD constexpr const char* to_string(Reset r) {
+  switch (r) {
+    case Reset::None: return "none";
+    case Reset::HostMemset: return "host-memset";
+    case Reset::Epoch: return "epoch";
+  }
+  return "?";
+}
+LOOKBACK_HD constexpr const char* to_string(Progress p) {
+  switch (p) {
+    case Progress::Fair: return "fair";
+    case Progress::Obe: return "obe";
+    case Progress::Hsa: return "hsa";
+    case Progress::Lobe: return "lobe";
+    case Progress::Unfair: return "unfair";
+  }
+  return "?";
+}
+LOOKBACK_HD constexpr const char* to_string(Property p) {
+  switch (p) {
+    case Property::None: return "none";
+    case Property::CorrectPrefix: return "correct-prefix";
+    case Property::NoTornDescriptor: return "no-torn-descriptor";
+    case Property::NoDataRace: return "no-data-race";
+    case Property::MonotoneStatus: return "monotone-status";
+    case Property::Termination: return "termination";
+    case Property::FallbackWaitFree: return "fallback-wait-free";
+  }
+  return "?";
+}
+LOOKBACK_HD constexpr const char* to_string(Flaw f) {
+  switch (f) {
+    case Flaw::None: return "none";
+    case Flaw::StopAtAggregate: return "stop-at-aggregate";
+    case Flaw::PrefixBeforeLookback: return "prefix-before-lookback";
+    case Flaw::Tile0PublishesAggregate: return "tile0-publishes-aggregate";
+    case Flaw::SplitValueOverwritten: return "split-value-overwritten";
+    case Flaw::FallbackPlainStore: return "fallback-plain-store";
+    case Flaw::FallbackNoValidation: return "fallback-no-validation";
+    case Flaw::EpochWrapNotCleared: return "epoch-wrap-not-cleared";
+  }
+  return "?";
+}
+
+}  // namespace lookback::protocol

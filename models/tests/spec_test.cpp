@@ -1,0 +1,107 @@
+// The shared protocol spec and catalogue: encodings round-trip and the
+// catalogue is well formed (unique names, one flaw per mutant, a property
+// for every mutant and none for production variants).
+#include "lookback/protocol/catalogue.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+namespace {
+using namespace lookback::protocol;
+
+TEST(ProtocolSpec, TagRoundTripsStatusAndEpoch) {
+  for (Status s : {Status::Invalid, Status::Aggregate, Status::Prefix}) {
+    for (std::uint32_t e : {0u, 1u, 12345u, kEpochMask}) {
+      const std::uint32_t tag = encode_tag(s, e);
+      EXPECT_EQ(tag_status(tag), s);
+      EXPECT_EQ(tag_epoch(tag), e);
+    }
+  }
+}
+
+TEST(ProtocolSpec, ZeroWordIsInvalidAtEpochZero) {
+  EXPECT_EQ(tag_status(0), Status::Invalid);
+  EXPECT_EQ(effective_status(0, 0, Reset::Epoch), Status::Invalid);
+}
+
+TEST(ProtocolSpec, Packed64KeepsValueBits) {
+  const std::uint64_t w = pack64(Status::Prefix, 77, 0xdeadbeefu);
+  EXPECT_EQ(packed64_value(w), 0xdeadbeefu);
+  EXPECT_EQ(tag_status(packed64_tag(w)), Status::Prefix);
+  EXPECT_EQ(tag_epoch(packed64_tag(w)), 77u);
+}
+
+TEST(ProtocolSpec, StaleEpochReadsAsInvalidOnlyUnderEpochReset) {
+  const std::uint32_t tag = encode_tag(Status::Prefix, 5);
+  EXPECT_EQ(effective_status(tag, 5, Reset::Epoch), Status::Prefix);
+  EXPECT_EQ(effective_status(tag, 6, Reset::Epoch), Status::Invalid);
+  EXPECT_EQ(effective_status(tag, 6, Reset::HostMemset), Status::Prefix);
+}
+
+TEST(ProtocolSpec, EpochWrapsAtItsWidth) {
+  EXPECT_EQ(next_epoch(0, 1), 1u);
+  EXPECT_EQ(next_epoch(1, 1), 0u);
+  EXPECT_EQ(next_epoch(kEpochMask - 1, kEpochBits), kEpochMask);
+  EXPECT_EQ(next_epoch(kEpochMask, kEpochBits), 0u);
+}
+
+TEST(Catalogue, NamesAreUniqueAndFindable) {
+  std::set<std::string> names;
+  for (const auto& v : kCatalogue) {
+    EXPECT_TRUE(names.insert(v.name).second) << "duplicate " << v.name;
+    const auto found = find_variant(v.name);
+    ASSERT_TRUE(found.has_value());
+    EXPECT_EQ(found->protocol, v.protocol);
+  }
+  EXPECT_FALSE(find_variant("no-such-variant").has_value());
+}
+
+TEST(Catalogue, HasTheThreeProductionKernelsAndAtLeastTwelveMutants) {
+  int mutants = 0;
+  for (const auto& v : kCatalogue) mutants += v.kind == Kind::Mutant;
+  EXPECT_GE(mutants, 12);
+  for (const char* name : {"warp-lookback", "coarsened", "fallback"}) {
+    const auto v = find_variant(name);
+    ASSERT_TRUE(v.has_value()) << name;
+    EXPECT_EQ(v->kind, Kind::Production);
+  }
+}
+
+TEST(Catalogue, MutantsNameAPropertyAndProductionNone) {
+  for (const auto& v : kCatalogue) {
+    if (v.kind == Kind::Production) {
+      EXPECT_EQ(v.expected, Property::None) << v.name;
+      EXPECT_EQ(v.protocol.flaw, Flaw::None) << v.name;
+    } else {
+      EXPECT_NE(v.expected, Property::None) << v.name;
+    }
+  }
+}
+
+TEST(Catalogue, EveryMutantDiffersFromTheProductionVariants) {
+  for (const auto& m : kCatalogue) {
+    if (m.kind != Kind::Mutant) continue;
+    for (const auto& p : kCatalogue)
+      if (p.kind == Kind::Production) {
+        EXPECT_NE(m.protocol, p.protocol) << m.name << " vs " << p.name;
+      }
+  }
+}
+
+TEST(Catalogue, FallbackVariantsClaimTerminationWithoutFairness) {
+  EXPECT_EQ(find_variant("fallback")->claims, Progress::Unfair);
+  EXPECT_TRUE(bounded_wait(find_variant("fallback")->protocol));
+  EXPECT_FALSE(bounded_wait(find_variant("warp-lookback")->protocol));
+  EXPECT_FALSE(bounded_wait(find_variant("fallback-unbounded-spin")->protocol));
+}
+
+// The kernels take the protocol as a template parameter: it must be usable
+// in constant expressions.
+static_assert(production("warp-lookback").window == 32);
+static_assert(production("fallback").fallback);
+static_assert(data_order(production("fallback-inplace")) == Order::Relaxed);
+static_assert(data_order(production("warp-lookback")) == Order::Weak);
+
+}  // namespace
