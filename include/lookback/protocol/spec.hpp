@@ -153,6 +153,23 @@ LOOKBACK_HD constexpr bool fallback_uses_cas(const Protocol& p) {
 LOOKBACK_HD constexpr bool fallback_validates(const Protocol& p) {
   return p.in_place && p.flaw != Flaw::FallbackNoValidation;
 }
+// Fence between a validating fallback's input reads and its re-read of the
+// descriptor (the reader half of "output written => descriptor published").
+LOOKBACK_HD constexpr Fence validation_fence(const Protocol& p) {
+  return fallback_validates(p) ? Fence::AcqRel : Fence::None;
+}
+// The status a tile publishes right after its local scan: tile 0's aggregate
+// already is its inclusive prefix.
+LOOKBACK_HD constexpr Status first_publish_status(const Protocol& p, long long tile) {
+  if (p.flaw == Flaw::PrefixBeforeLookback) return Status::Prefix;
+  if (tile == 0 && p.flaw != Flaw::Tile0PublishesAggregate) return Status::Prefix;
+  return Status::Aggregate;
+}
+// The status a fallback publishes for the predecessor whose input it reduced:
+// the reduction of tile 0 is tile 0's inclusive prefix.
+LOOKBACK_HD constexpr Status fallback_status(long long tile) {
+  return tile == 0 ? Status::Prefix : Status::Aggregate;
+}
 // Spinning is bounded (and so the variant needs no inter-block progress).
 LOOKBACK_HD constexpr bool bounded_wait(const Protocol& p) {
   return p.fallback && p.spin_bound > 0;

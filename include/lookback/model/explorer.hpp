@@ -1,0 +1,68 @@
+// Exhaustive exploration of every execution graph of a System under a memory
+// model, checking safety properties on each new event and termination under
+// a progress model on each reachable graph.
+//
+// Graphs grow one event at a time in an order that respects program order
+// and reads-from; every distinct graph (up to the naming of events) is
+// visited once, however many interleavings lead to it. A read may take any
+// write already in the graph that keeps the graph consistent, a write any
+// consistent coherence position. Executions with reads-from edges against
+// program order (load buffering) are not built: that is exact for RC11 and
+// SC, and for PTX on programs whose writes depend on their earlier reads
+// (true of the protocol programs: tile ids are address dependencies and
+// every later step branches on the look-back). Litmus tests, which need
+// load buffering, are enumerated instead (litmus.hpp).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "lookback/model/consistency.hpp"
+#include "lookback/model/program.hpp"
+
+namespace lookback::model {
+
+using protocol::Progress;
+
+struct ExploreOptions {
+  MemoryModel model = MemoryModel::Ptx;
+  Progress progress = Progress::Obe;
+  bool check_termination = true;
+  bool check_races = true;
+  // Identify graphs that differ only by permuting interchangeable threads
+  // (System::symmetry_class); off under progress models that rank blocks.
+  bool symmetry = true;
+  // Stop at the first violation instead of exploring everything.
+  bool stop_at_first = false;
+  // Give up (result marked incomplete) after this many graphs; 0 = never.
+  std::uint64_t max_graphs = 0;
+  // Called about once a second with the number of graphs visited so far.
+  std::function<void(std::uint64_t graphs, std::uint64_t executions)> on_progress;
+};
+
+struct Violation {
+  Property property = Property::None;
+  std::string message;
+  ExecutionGraph graph;
+  std::vector<int> schedule;  // thread of each added event, in order
+  int failing_thread = -1;
+};
+
+struct ExploreResult {
+  std::uint64_t graphs = 0;      // distinct graphs visited (partial ones too)
+  std::uint64_t executions = 0;  // maximal graphs: every thread finished or stuck
+  std::uint64_t stuck = 0;       // maximal graphs with some thread still waiting
+  double seconds = 0;
+  bool complete = true;          // false when max_graphs cut the search short
+  // Shortest counterexample found for each violated property.
+  std::map<Property, Violation> violations;
+  bool passed() const { return violations.empty(); }
+};
+
+ExploreResult explore(const System& sys, const ExploreOptions& opt);
+
+}  // namespace lookback::model

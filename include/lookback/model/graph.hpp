@@ -1,0 +1,65 @@
+// The execution graph: the one type at the centre of the checker. Events in
+// the order they were added (which respects program order and reads-from),
+// program order per thread, reads-from on each read, a total coherence order
+// per location, and the order of fence.sc events.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lookback/model/event.hpp"
+
+namespace lookback::model {
+
+struct ThreadInfo {
+  std::string name;      // "block 2", "P0"
+  int cta = 0;           // CTA of the thread (scope .cta)
+  int phase = 0;         // launches are phases: phase p starts after all of p-1 end
+};
+
+class ExecutionGraph {
+ public:
+  ExecutionGraph() = default;
+  ExecutionGraph(std::vector<ThreadInfo> threads, int locations, std::vector<Value> init);
+
+  int size() const { return static_cast<int>(events_.size()); }
+  const Event& event(int id) const { return events_[id]; }
+  Event& event(int id) { return events_[id]; }
+  const std::vector<Event>& events() const { return events_; }
+  int threads() const { return static_cast<int>(threads_.size()); }
+  const ThreadInfo& thread(int t) const { return threads_[t]; }
+  const std::vector<int>& thread_events(int t) const { return by_thread_[t]; }
+  int locations() const { return static_cast<int>(co_.size()); }
+  const std::vector<int>& co(Loc l) const { return co_[l]; }
+  const std::vector<int>& sc_order() const { return sc_; }
+  const Value& initial(Loc l) const { return init_[l]; }
+
+  // Value a read observes from `rf` (an event id or kInit).
+  const Value& value_of(int rf, Loc l) const {
+    return rf == kInit ? init_[l] : events_[rf].wval;
+  }
+
+  // Adds an event of thread e.thread (index and id assigned). For writes,
+  // `co_pos` is its position in the coherence order of its location (0 =
+  // first). Returns the new id.
+  int add(Event e, int co_pos = -1);
+
+  // Position of write `id` in its location's coherence order.
+  int co_position(int id) const;
+
+  // Order-independent 128-bit fingerprint of the graph (events named by
+  // thread and index, not by id), to visit each graph once. `rank[t]` renames
+  // thread t (for symmetry reduction); empty means no renaming.
+  std::pair<std::uint64_t, std::uint64_t> fingerprint(const std::vector<int>& rank = {}) const;
+
+ private:
+  std::vector<ThreadInfo> threads_;
+  std::vector<Event> events_;
+  std::vector<std::vector<int>> by_thread_;
+  std::vector<std::vector<int>> co_;
+  std::vector<int> sc_;
+  std::vector<Value> init_;
+};
+
+}  // namespace lookback::model

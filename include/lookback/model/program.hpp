@@ -1,0 +1,100 @@
+// Thread programs and the replay context they run against.
+//
+// A program is ordinary C++ that performs memory operations through `Ctx`.
+// The explorer re-runs it from the start against the thread's events so far
+// (each read returns what its event read); at the first operation past them
+// the context records it as the thread's next operation and unwinds. This is
+// the re-execution scheme of stateless model checkers (CDSChecker, GenMC):
+// no program state is ever copied, only the execution graph.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lookback/model/graph.hpp"
+#include "lookback/protocol/spec.hpp"
+
+namespace lookback::model {
+
+using protocol::Property;
+
+// The next memory operation of a thread.
+struct Op {
+  enum class Rmw : std::uint8_t { None, FetchAdd, Cas };
+  EventKind kind = EventKind::Read;
+  Order order = Order::Weak;
+  Fence fence = Fence::None;
+  Scope scope = Scope::Gpu;
+  Loc loc = 0;
+  Step step = Step::Litmus;
+  std::int16_t tile = -1;
+  Value wval{};            // stores: the value; CAS: the desired value
+  Rmw rmw = Rmw::None;
+  std::int32_t add = 0;    // FetchAdd operand
+  Value expected{};        // CAS: compared with the value read
+  std::function<bool(const Value&)> exits;  // await: values that end the wait
+};
+
+// Thrown by a program that detects a violated property.
+struct PropertyViolation {
+  Property property;
+  std::string message;
+};
+
+class Ctx {
+ public:
+  // `events` are the thread's events so far, in program order.
+  Ctx(const ExecutionGraph& g, int thread) : g_(g), thread_(thread) {}
+
+  Value load(Loc l, Order o, Step s, int tile);
+  // Spin until a value satisfying `exits` is read; returns that value.
+  Value await(Loc l, Order o, Step s, int tile, std::function<bool(const Value&)> exits);
+  void store(Loc l, const Value& v, Order o, Step s, int tile);
+  Value fetch_add(Loc l, std::int32_t add, Order o, Step s, int tile);
+  // Compare-and-swap on the whole value; returns {succeeded, value read}.
+  std::pair<bool, Value> cas(Loc l, const Value& expected, const Value& desired, Order o, Step s,
+                             int tile);
+  void fence(Fence f, Step s, int tile);
+  void require(bool ok, Property p, const std::string& message) {
+    if (!ok) throw PropertyViolation{p, message};
+  }
+
+  // Set once the program asked for an operation past its recorded events.
+  std::optional<Op>& next() { return next_; }
+
+  struct Suspend {};
+
+ private:
+  // The recorded event for the next operation, or suspends with `op`.
+  const Event& step(Op op);
+
+  const ExecutionGraph& g_;
+  int thread_;
+  std::size_t pos_ = 0;
+  std::optional<Op> next_;
+};
+
+using Program = std::function<void(Ctx&)>;
+
+// A closed system to explore: threads, their programs, and memory.
+struct System {
+  std::vector<ThreadInfo> threads;
+  std::vector<Program> programs;
+  std::vector<Value> init;               // initial value of each location
+  std::vector<std::string> loc_names;    // for counterexamples
+  std::vector<bool> descriptor;          // status-carrying locations (monotone-status)
+  // Locations whose accesses commute with every other thread's: read-only, or
+  // touched by one thread only. May be left empty (nothing is local).
+  std::vector<bool> local;
+  // Threads with the same non-negative class run the same program whatever
+  // their index, so graphs that differ by permuting them are one graph.
+  std::vector<int> symmetry_class;
+  int resident = 0;                      // at most this many started, unfinished blocks (0: any)
+  int locations() const { return static_cast<int>(init.size()); }
+};
+
+}  // namespace lookback::model

@@ -1,0 +1,35 @@
+// The model's interpreter of the protocol spec: turns a `Protocol` (the same
+// constexpr value the kernels are generated from) into one program per block
+// per launch over symbolic memory.
+//
+// A block's program: take a tile id (ticket RMW or blockIdx); load its input
+// tile (the local scan is one step: the aggregate is the input interval);
+// publish AGGREGATE (tile 0: PREFIX); look back over windows of predecessors
+// (a window is a set of independent loads, each an await for a non-INVALID
+// status, or under the fallback a bounded wait that may see INVALID and then
+// reduce that predecessor's input itself); publish PREFIX; write the output.
+// With an epoch reset the block first reads the launch epoch and the last
+// block to finish bumps it. Every protocol check the block can make itself
+// (correct prefix, torn descriptor) is a `require` in the program.
+#pragma once
+
+#include <string>
+
+#include "lookback/model/program.hpp"
+#include "lookback/protocol/spec.hpp"
+
+namespace lookback::model {
+
+struct Instance {
+  int tiles = 4;     // tiles (= blocks) of the last launch
+  int window = 2;    // predecessors per look-back step
+  int launches = 1;  // launches sharing the temp storage
+  protocol::Layout layout = protocol::Layout::Packed;  // Packed or Split
+  int resident = 0;  // occupancy bound (0: all blocks may be resident)
+};
+
+// Throws std::invalid_argument with a one-line reason for instances the
+// protocol cannot describe (e.g. the fallback with a split layout).
+System build_protocol_system(const protocol::Protocol& p, const Instance& inst);
+
+}  // namespace lookback::model

@@ -1,0 +1,60 @@
+// Checking named catalogue entries: which instances to explore and what the
+// verdict is (a production variant passes; a mutant is killed when the
+// property it was built to violate is among those violated).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lookback/model/explorer.hpp"
+#include "lookback/model/protocol_model.hpp"
+#include "lookback/protocol/catalogue.hpp"
+
+namespace lookback::model {
+
+struct Settings {
+  std::optional<int> tiles, window, launches, resident;
+  std::optional<protocol::Layout> layout;
+  std::optional<MemoryModel> model;
+  std::optional<protocol::Progress> progress;
+  std::optional<protocol::TileIdSource> tile_id;
+  bool stop_at_first = false;
+  std::uint64_t max_graphs = 0;
+  std::function<void(const std::string& what, std::uint64_t graphs, std::uint64_t executions)>
+      on_progress;
+};
+
+// One explored instance of one variant.
+struct InstanceRun {
+  Instance instance;
+  protocol::Protocol protocol;
+  MemoryModel model;
+  protocol::Progress progress;
+  System system;
+  ExploreResult result;
+};
+
+struct CheckRun {
+  protocol::NamedVariant variant;
+  std::vector<InstanceRun> runs;
+  // Properties violated in any run, in enum order.
+  std::vector<protocol::Property> violated() const;
+  // The shortest counterexample for `p` over all runs (nullptr if none).
+  const Violation* counterexample(protocol::Property p, const InstanceRun** where = nullptr) const;
+  // Production: nothing violated. Mutant: its expected property violated.
+  bool as_expected() const;
+  std::uint64_t executions() const;
+  std::uint64_t graphs() const;
+  double seconds() const;
+  bool complete() const;
+};
+
+// Default bounds used by --all and when no flag overrides them.
+inline constexpr int kDefaultTiles = 4;
+inline constexpr int kDefaultWindow = 2;
+inline constexpr int kDefaultReuseTiles = 3;  // per check with two launches
+
+CheckRun check_variant(const protocol::NamedVariant& v, const Settings& s);
+
+}  // namespace lookback::model

@@ -1,0 +1,314 @@
+#include "lookback/model/cli.hpp"
+
+#include <charconv>
+#include <fstream>
+#include <iomanip>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+
+#include "lookback/model/counterexample.hpp"
+#include "lookback/model/litmus.hpp"
+#include "lookback/model/verdict.hpp"
+
+namespace lookback::model {
+
+namespace {
+
+using namespace protocol;
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+constexpr const char* kUsage =
+    "usage: lookback-check (--list | --all | --variant NAME | --mutant NAME |\n"
+    "                       --litmus FILE | --litmus-suite DIR) [options]\n"
+    "  --tiles N             tiles (blocks) per launch, 1..16        (default 4; 3 for 2 launches)\n"
+    "  --window W            look-back window, 1..32                 (default 2)\n"
+    "  --launches N          launches sharing temp storage, 1..2\n"
+    "  --layout packed|split descriptor layout                       (default: the variant's; both\n"
+    "                        for production variants)\n"
+    "  --memory-model ptx|rc11|sc                                    (default ptx)\n"
+    "  --progress fair|obe|hsa|lobe|unfair                           (default: the variant's claim)\n"
+    "  --tile-id ticket|blockidx   override where tile ids come from\n"
+    "  --resident R          at most R blocks resident at once       (default: all)\n"
+    "  --first               stop at the first violation\n"
+    "  --max-graphs N        give up after N graphs (result marked incomplete)\n"
+    "  --json                machine-readable output on stdout\n"
+    "  --dot FILE            write the counterexample's execution graph (Graphviz)\n"
+    "  --quiet               no progress lines on stderr\n"
+    "exit: 0 pass, 1 property violated (--all: a verdict differs from the expected), 2 usage\n";
+
+template <class E>
+E parse_enum(const std::string& flag, const std::string& v,
+             std::initializer_list<std::pair<const char*, E>> options) {
+  std::string names;
+  for (const auto& [name, e] : options) {
+    if (v == name) return e;
+    names += names.empty() ? name : std::string("|") + name;
+  }
+  throw UsageError(flag + ": unknown value '" + v + "' (expected " + names + ")");
+}
+
+int parse_int(const std::string& flag, const std::string& v, int lo, int hi) {
+  int n = 0;
+  auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (ec != std::errc() || ptr != v.data() + v.size() || n < lo || n > hi)
+    throw UsageError(flag + ": expected an integer in " + std::to_string(lo) + ".." +
+                     std::to_string(hi) + ", got '" + v + "'");
+  return n;
+}
+
+struct Options {
+  enum class Mode { None, List, All, Variant, Mutant, Litmus, LitmusSuite } mode = Mode::None;
+  std::string target;
+  Settings settings;
+  bool json = false;
+  bool quiet = false;
+  std::string dot;
+};
+
+Options parse(const std::vector<std::string>& args) {
+  Options o;
+  auto set_mode = [&](Options::Mode m, std::string target = {}) {
+    if (o.mode != Options::Mode::None) throw UsageError("choose one of --list, --all, --variant, --mutant, --litmus, --litmus-suite");
+    o.mode = m;
+    o.target = std::move(target);
+  };
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= args.size()) throw UsageError(a + " needs a value");
+      return args[++i];
+    };
+    if (a == "--help" || a == "-h") throw UsageError("");
+    else if (a == "--list") set_mode(Options::Mode::List);
+    else if (a == "--all") set_mode(Options::Mode::All);
+    else if (a == "--variant") set_mode(Options::Mode::Variant, value());
+    else if (a == "--mutant") set_mode(Options::Mode::Mutant, value());
+    else if (a == "--litmus") set_mode(Options::Mode::Litmus, value());
+    else if (a == "--litmus-suite") set_mode(Options::Mode::LitmusSuite, value());
+    else if (a == "--tiles") o.settings.tiles = parse_int(a, value(), 1, 16);
+    else if (a == "--window") o.settings.window = parse_int(a, value(), 1, 32);
+    else if (a == "--launches") o.settings.launches = parse_int(a, value(), 1, 2);
+    else if (a == "--resident") o.settings.resident = parse_int(a, value(), 1, 16);
+    else if (a == "--max-graphs") o.settings.max_graphs = static_cast<std::uint64_t>(parse_int(a, value(), 1, 2000000000));
+    else if (a == "--layout")
+      o.settings.layout = parse_enum<Layout>(a, value(), {{"packed", Layout::Packed}, {"split", Layout::Split}});
+    else if (a == "--memory-model")
+      o.settings.model = parse_enum<MemoryModel>(
+          a, value(), {{"ptx", MemoryModel::Ptx}, {"rc11", MemoryModel::Rc11}, {"sc", MemoryModel::Sc}});
+    else if (a == "--progress")
+      o.settings.progress = parse_enum<Progress>(
+          a, value(),
+          {{"fair", Progress::Fair}, {"obe", Progress::Obe}, {"hsa", Progress::Hsa},
+           {"lobe", Progress::Lobe}, {"unfair", Progress::Unfair}});
+    else if (a == "--tile-id")
+      o.settings.tile_id = parse_enum<TileIdSource>(
+          a, value(), {{"ticket", TileIdSource::Ticket}, {"blockidx", TileIdSource::BlockIdx}});
+    else if (a == "--first") o.settings.stop_at_first = true;
+    else if (a == "--json") o.json = true;
+    else if (a == "--quiet") o.quiet = true;
+    else if (a == "--dot") o.dot = value();
+    else throw UsageError("unknown option '" + a + "'");
+  }
+  if (o.mode == Options::Mode::None) throw UsageError("nothing to do");
+  return o;
+}
+
+std::string json_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+const char* kind_name(Kind k) { return k == Kind::Production ? "production" : "mutant"; }
+
+std::string verdict_text(const CheckRun& r) {
+  const auto v = r.violated();
+  if (v.empty()) return r.complete() ? "pass" : "pass (incomplete)";
+  std::string s = r.variant.kind == Kind::Mutant && r.as_expected() ? "killed: " : "FAIL: ";
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::string(to_string(v[i]));
+  return s;
+}
+
+std::string instance_text(const InstanceRun& r) {
+  std::ostringstream os;
+  os << to_string(r.instance.layout) << ", " << r.instance.tiles << " tiles, window "
+     << r.instance.window << ", " << r.instance.launches << " launch"
+     << (r.instance.launches > 1 ? "es" : "") << ", " << to_string(r.model) << ", progress "
+     << to_string(r.progress);
+  if (r.instance.resident) os << ", resident " << r.instance.resident;
+  return os.str();
+}
+
+void print_run_json(std::ostream& out, const CheckRun& r) {
+  out << "{\"name\":\"" << r.variant.name << "\",\"kind\":\"" << kind_name(r.variant.kind)
+      << "\",\"expected\":\"" << to_string(r.variant.expected) << "\",\"as_expected\":"
+      << (r.as_expected() ? "true" : "false") << ",\"violated\":[";
+  const auto v = r.violated();
+  for (std::size_t i = 0; i < v.size(); ++i) out << (i ? "," : "") << "\"" << to_string(v[i]) << "\"";
+  out << "],\"executions\":" << r.executions() << ",\"graphs\":" << r.graphs()
+      << ",\"seconds\":" << r.seconds() << ",\"complete\":" << (r.complete() ? "true" : "false")
+      << ",\"instances\":[";
+  for (std::size_t i = 0; i < r.runs.size(); ++i) {
+    const auto& run = r.runs[i];
+    out << (i ? "," : "") << "{\"instance\":\"" << instance_text(run) << "\",\"executions\":"
+        << run.result.executions << ",\"graphs\":" << run.result.graphs
+        << ",\"seconds\":" << run.result.seconds << ",\"violations\":[";
+    bool first = true;
+    for (const auto& [p, viol] : run.result.violations) {
+      std::ostringstream ce;
+      print_counterexample(ce, run.system, viol);
+      out << (first ? "" : ",") << "{\"property\":\"" << to_string(p) << "\",\"message\":\""
+          << json_escape(viol.message) << "\",\"events\":" << viol.graph.size()
+          << ",\"counterexample\":\"" << json_escape(ce.str()) << "\"}";
+      first = false;
+    }
+    out << "]}";
+  }
+  out << "]}";
+}
+
+int check_one(const Options& o, std::ostream& out, std::ostream& err) {
+  const auto v = find_variant(o.target);
+  if (!v) throw UsageError("unknown variant '" + o.target + "' (see --list)");
+  if (o.mode == Options::Mode::Variant && v->kind != Kind::Production)
+    throw UsageError("'" + o.target + "' is a mutant: use --mutant");
+  if (o.mode == Options::Mode::Mutant && v->kind != Kind::Mutant)
+    throw UsageError("'" + o.target + "' is a production variant: use --variant");
+  const CheckRun r = check_variant(*v, o.settings);
+  if (o.json) {
+    print_run_json(out, r);
+    out << "\n";
+  } else {
+    out << kind_name(v->kind) << " " << v->name << ": " << v->summary << "\n";
+    for (const auto& run : r.runs) {
+      const double rate = run.result.seconds > 0 ? run.result.graphs / run.result.seconds : 0;
+      out << "  [" << instance_text(run) << "]\n    " << run.result.executions
+          << " executions (" << run.result.stuck << " stuck), " << run.result.graphs
+          << " graphs in " << std::fixed << std::setprecision(2) << run.result.seconds << " s ("
+          << std::setprecision(0) << rate << " graphs/s)"
+          << (run.result.complete ? "" : "  INCOMPLETE: --max-graphs reached") << "\n";
+    }
+    out << "verdict: " << verdict_text(r) << "\n";
+    for (Property p : r.violated()) {
+      const InstanceRun* where = nullptr;
+      const Violation* ce = r.counterexample(p, &where);
+      out << "\n[" << to_string(p) << "] in " << instance_text(*where) << "\n";
+      print_counterexample(out, where->system, *ce);
+    }
+  }
+  if (!o.dot.empty()) {
+    const auto v2 = r.violated();
+    if (!v2.empty()) {
+      const Property p = (v->kind == Kind::Mutant && r.as_expected()) ? v->expected : v2.front();
+      const InstanceRun* where = nullptr;
+      const Violation* ce = r.counterexample(p, &where);
+      std::ofstream f(o.dot);
+      if (!f) throw UsageError("cannot write " + o.dot);
+      write_dot(f, where->system, ce->graph, std::string(v->name) + ": " + to_string(p));
+    } else {
+      err << "lookback-check: no counterexample, so no --dot file written\n";
+    }
+  }
+  return r.violated().empty() ? kExitPass : kExitViolated;
+}
+
+int check_all(const Options& o, std::ostream& out) {
+  std::vector<CheckRun> runs;
+  bool all_ok = true;
+  if (!o.json) {
+    out << std::left << std::setw(32) << "variant" << std::setw(12) << "kind" << std::setw(20)
+        << "expected" << std::setw(46) << "verdict" << std::right << std::setw(12) << "executions"
+        << std::setw(10) << "graphs" << std::setw(9) << "time" << "\n";
+  }
+  for (const auto& v : kCatalogue) {
+    CheckRun r = check_variant(v, o.settings);
+    all_ok &= r.as_expected();
+    if (!o.json) {
+      std::ostringstream t;
+      t << std::fixed << std::setprecision(2) << r.seconds() << "s";
+      out << std::left << std::setw(32) << v.name << std::setw(12) << kind_name(v.kind)
+          << std::setw(20) << (v.kind == Kind::Mutant ? to_string(v.expected) : "-")
+          << std::setw(46) << (verdict_text(r) + (r.as_expected() ? "" : "  <-- UNEXPECTED"))
+          << std::right << std::setw(12) << r.executions() << std::setw(10) << r.graphs()
+          << std::setw(9) << t.str() << "\n"
+          << std::flush;
+    }
+    runs.push_back(std::move(r));
+  }
+  if (o.json) {
+    out << "{\"all_as_expected\":" << (all_ok ? "true" : "false") << ",\"variants\":[";
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      if (i) out << ",";
+      print_run_json(out, runs[i]);
+    }
+    out << "]}\n";
+  } else {
+    int prod = 0, mut = 0, killed = 0;
+    for (const auto& r : runs) {
+      if (r.variant.kind == Kind::Production) ++prod;
+      else {
+        ++mut;
+        killed += r.as_expected();
+      }
+    }
+    out << "\n" << prod << " production variants, " << mut << " mutants, " << killed
+        << " killed as expected: " << (all_ok ? "ALL AS EXPECTED" : "MISMATCH") << "\n";
+  }
+  return all_ok ? kExitPass : kExitViolated;
+}
+
+void list(std::ostream& out) {
+  for (const auto& v : kCatalogue) {
+    out << std::left << std::setw(32) << v.name << std::setw(12) << kind_name(v.kind)
+        << std::setw(20)
+        << (v.kind == Kind::Production ? std::string("pass") : std::string("killed by ") + to_string(v.expected))
+        << " " << v.summary << "\n";
+  }
+}
+
+}  // namespace
+
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  try {
+    Options o = parse(args);
+    if (!o.quiet) {
+      o.settings.on_progress = [&err](const std::string& what, std::uint64_t g, std::uint64_t e) {
+        err << "  ... " << what << ": " << g << " graphs, " << e << " executions\n" << std::flush;
+      };
+    }
+    switch (o.mode) {
+      case Options::Mode::List: list(out); return kExitPass;
+      case Options::Mode::All: return check_all(o, out);
+      case Options::Mode::Variant:
+      case Options::Mode::Mutant: return check_one(o, out, err);
+      case Options::Mode::Litmus: return run_litmus_file(o.target, o.settings.model.value_or(MemoryModel::Ptx), o.json, out, err);
+      case Options::Mode::LitmusSuite: return run_litmus_suite(o.target, o.json, out, err);
+      case Options::Mode::None: break;
+    }
+    throw UsageError("nothing to do");
+  } catch (const UsageError& e) {
+    if (*e.what()) err << "lookback-check: " << e.what() << "\n";
+    else {
+      out << kUsage;
+      return kExitPass;
+    }
+    err << kUsage;
+    return kExitUsage;
+  } catch (const std::invalid_argument& e) {
+    err << "lookback-check: " << e.what() << "\n";
+    return kExitUsage;
+  }
+}
+
+}  // namespace lookback::model

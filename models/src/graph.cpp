@@ -1,0 +1,93 @@
+#include "lookback/model/graph.hpp"
+#include "lookback/model/relation.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace lookback::model {
+
+ExecutionGraph::ExecutionGraph(std::vector<ThreadInfo> threads, int locations,
+                               std::vector<Value> init)
+    : threads_(std::move(threads)),
+      by_thread_(threads_.size()),
+      co_(static_cast<std::size_t>(locations)),
+      init_(std::move(init)) {
+  init_.resize(static_cast<std::size_t>(locations));
+}
+
+int ExecutionGraph::add(Event e, int co_pos) {
+  if (size() >= kMaxEvents) throw std::length_error("execution graph exceeds kMaxEvents events");
+  const int id = size();
+  auto& mine = by_thread_[e.thread];
+  e.index = static_cast<std::uint16_t>(mine.size());
+  mine.push_back(id);
+  if (e.is_write()) {
+    auto& order = co_[e.loc];
+    if (co_pos < 0 || co_pos > static_cast<int>(order.size())) co_pos = static_cast<int>(order.size());
+    order.insert(order.begin() + co_pos, id);
+  }
+  if (e.is_fence() && e.fence == Fence::Sc) sc_.push_back(id);
+  events_.push_back(e);
+  return id;
+}
+
+int ExecutionGraph::co_position(int id) const {
+  const auto& order = co_[events_[id].loc];
+  return static_cast<int>(std::find(order.begin(), order.end(), id) - order.begin());
+}
+
+namespace {
+struct Hasher {
+  std::uint64_t a = 0x9e3779b97f4a7c15ull, b = 0xc2b2ae3d27d4eb4full;
+  void mix(std::uint64_t x) {
+    a ^= x + 0x9e3779b97f4a7c15ull + (a << 6) + (a >> 2);
+    a *= 0xff51afd7ed558ccdull;
+    a ^= a >> 33;
+    b += x * 0x94d049bb133111ebull;
+    b ^= b >> 29;
+    b *= 0xbf58476d1ce4e5b9ull;
+  }
+};
+std::uint64_t name_of(const ExecutionGraph& g, int id, const std::vector<int>& rank) {
+  if (id == kInit) return 0xffffull;
+  const Event& e = g.event(id);
+  const std::uint64_t t = rank.empty() ? e.thread : static_cast<std::uint64_t>(rank[e.thread]);
+  return (t << 16) | e.index;
+}
+std::uint64_t value_word(const Value& v) {
+  return static_cast<std::uint64_t>(static_cast<std::uint32_t>(v.num)) ^
+         (static_cast<std::uint64_t>(v.status) << 32) ^ (static_cast<std::uint64_t>(v.epoch) << 35) ^
+         (static_cast<std::uint64_t>(static_cast<std::uint16_t>(v.iv.lo)) << 40) ^
+         (static_cast<std::uint64_t>(static_cast<std::uint16_t>(v.iv.hi)) << 48) ^
+         (static_cast<std::uint64_t>(v.iv.kind) << 60) ^
+         (static_cast<std::uint64_t>(static_cast<std::uint8_t>(v.iv.launch)) << 20) ^
+         (static_cast<std::uint64_t>(v.pub) << 24);
+}
+}  // namespace
+
+std::pair<std::uint64_t, std::uint64_t> ExecutionGraph::fingerprint(
+    const std::vector<int>& rank) const {
+  Hasher h;
+  std::vector<int> by_rank(threads());
+  for (int t = 0; t < threads(); ++t) by_rank[rank.empty() ? t : rank[t]] = t;
+  for (int pos = 0; pos < threads(); ++pos) {
+    const int t = by_rank[pos];
+    h.mix(0x7777000000ull + static_cast<std::uint64_t>(pos));
+    for (int id : by_thread_[t]) {
+      const Event& e = events_[id];
+      h.mix(static_cast<std::uint64_t>(e.kind) | (static_cast<std::uint64_t>(e.loc) << 8) |
+            (static_cast<std::uint64_t>(e.order) << 24) | (static_cast<std::uint64_t>(e.fence) << 28));
+      if (e.is_write()) h.mix(value_word(e.wval));
+      if (e.is_read()) h.mix(name_of(*this, e.rf, rank));
+    }
+  }
+  for (const auto& order : co_) {
+    h.mix(0x5555ull);
+    for (int id : order) h.mix(name_of(*this, id, rank));
+  }
+  h.mix(0x3333ull);
+  for (int id : sc_) h.mix(name_of(*this, id, rank));
+  return {h.a, h.b};
+}
+
+}  // namespace lookback::model

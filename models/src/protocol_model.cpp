@@ -1,0 +1,348 @@
+#include "lookback/model/protocol_model.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+
+namespace lookback::model {
+
+namespace {
+
+using namespace protocol;
+
+// Location numbering of one instance: temp storage (ticket, done counter,
+// epoch, descriptors) shared by all launches; input/output tiles per launch.
+struct Memory {
+  Loc ticket = 0, done = 0, epoch = 0, pad = 0;
+  std::vector<Loc> desc;  // packed word, or split status word
+  std::vector<Loc> agg;   // split: aggregate value word
+  std::vector<Loc> incl;  // split: inclusive value word (== agg when overwritten)
+  std::vector<std::vector<Loc>> in, out;  // [launch][tile]
+};
+
+Interval expected_exclusive(int tile, int launch) {
+  return tile == 0 ? Interval::empty() : Interval::range(0, tile - 1, launch);
+}
+
+class BlockProgram {
+ public:
+  BlockProgram(const Protocol& p, const Instance& inst, const Memory& m, int launch, int block,
+               int tiles)
+      : p_(p), inst_(inst), m_(m), launch_(launch), block_(block), tiles_(tiles) {}
+
+  void operator()(Ctx& c) const {
+    std::uint32_t epoch = 0;
+    if (p_.reset == Reset::Epoch)
+      epoch = static_cast<std::uint32_t>(c.load(m_.epoch, Order::Relaxed, Step::ReadEpoch, -1).num);
+    const int tile = p_.tile_id == TileIdSource::Ticket
+                         ? c.fetch_add(m_.ticket, 1, Order::Relaxed, Step::TakeTicket, -1).num
+                         : block_;
+    c.require(tile >= 0 && tile < tiles_, Property::CorrectPrefix,
+              "tile id " + std::to_string(tile) + " out of range: the ticket was not reset");
+    const Interval aggregate =
+        c.load(m_.in[launch_][tile], data_order(p_), Step::LoadInput, tile).iv;
+
+    Interval inclusive = aggregate;
+    const Status first = first_publish_status(p_, tile);
+    publish(c, tile, first, aggregate, epoch,
+            first == Status::Prefix ? Step::PublishPrefix : Step::PublishAggregate);
+    // A tile that has published its PREFIX is done; tile 0 without a PREFIX
+    // (a flaw) also skips the look-back, as it has no predecessor.
+    if (tile > 0 && (first == Status::Aggregate || p_.flaw == Flaw::PrefixBeforeLookback)) {
+      const Interval exclusive = lookback(c, tile, epoch);
+      c.require(exclusive == expected_exclusive(tile, launch_), Property::CorrectPrefix,
+                "tile " + std::to_string(tile) + " uses exclusive prefix " + to_string(exclusive) +
+                    ", expected " + to_string(expected_exclusive(tile, launch_)));
+      inclusive = join(exclusive, aggregate);
+      publish(c, tile, Status::Prefix, inclusive, epoch, Step::PublishPrefix);
+    }
+    c.fence(output_fence(p_), Step::OutputFence, tile);
+    Value out;
+    out.iv = inclusive;
+    c.store(m_.out[launch_][tile], out, data_order(p_), Step::StoreOutput, tile);
+
+    if (p_.reset == Reset::Epoch) finish_launch(c, tile, epoch);
+  }
+
+ private:
+  // Names one publish (by tile, not by block, so blocks stay interchangeable).
+  std::uint16_t pub_id(int tile, Status s, bool fallback) const {
+    return static_cast<std::uint16_t>(((launch_ * 32 + tile) * 4) + 4 +
+                                      (fallback ? 3 : static_cast<int>(s)));
+  }
+
+  Status effective(const Value& v, std::uint32_t epoch) const {
+    return effective_status(encode_tag(v.status, v.epoch), epoch, p_.reset);
+  }
+
+  bool packed() const { return inst_.layout == Layout::Packed; }
+
+  Loc value_word(int tile, Status s) const {
+    return s == Status::Prefix ? m_.incl[tile] : m_.agg[tile];
+  }
+
+  void publish(Ctx& c, int tile, Status s, const Interval& iv, std::uint32_t epoch,
+               Step step) const {
+    if (s == Status::Prefix) {
+      const Interval want = Interval::range(0, tile, launch_);
+      c.require(iv == want, Property::CorrectPrefix,
+                "tile " + std::to_string(tile) + " publishes PREFIX " + to_string(iv) +
+                    ", expected " + to_string(want));
+    }
+    Value word;
+    word.status = s;
+    word.epoch = epoch;
+    word.pub = pub_id(tile, s, false);
+    if (packed()) {
+      word.iv = iv;
+    } else {
+      Value v;
+      v.iv = iv;
+      v.pub = word.pub;
+      c.store(value_word(tile, s), v, p_.value_order, step, tile);
+    }
+    c.fence(p_.publish_fence, Step::PublishFence, tile);
+    c.store(m_.desc[tile], word, p_.publish_order, step, tile);
+  }
+
+  struct Lane {
+    int tile;
+    bool padding;
+    Status status;
+    Interval iv;
+    Value word;
+  };
+
+  // Looks back from `tile` and returns the exclusive prefix it computed.
+  Interval lookback(Ctx& c, int tile, std::uint32_t epoch) const {
+    const int window = inst_.window;
+    const bool bounded = bounded_wait(p_);
+    Interval acc = Interval::empty();
+    for (int j = tile - 1;; j -= window) {
+      if (j < 0) {
+        // The whole window lies before tile 0: the look-back ran off the
+        // descriptor array without meeting a PREFIX. A kernel would spin on
+        // padding (or garbage) forever; so does the model.
+        c.await(m_.pad, p_.lookback_order, Step::Padding, j,
+                [](const Value& v) { return v.status != Status::Invalid; });
+      }
+      std::vector<Lane> lanes;
+      for (int k = 0; k < window; ++k) {
+        const int idx = j - k;
+        if (idx < 0) {
+          lanes.push_back({idx, true, Status::Invalid, Interval::empty(), {}});
+          continue;
+        }
+        const Value w =
+            bounded ? c.load(m_.desc[idx], p_.lookback_order, Step::LookbackStatus, idx)
+                    : c.await(m_.desc[idx], p_.lookback_order, Step::LookbackStatus, idx,
+                              [this, epoch](const Value& v) {
+                                return effective(v, epoch) != Status::Invalid;
+                              });
+        lanes.push_back({idx, false, effective(w, epoch), w.iv, w});
+      }
+      c.fence(p_.lookback_fence, Step::LookbackFence, tile);
+      if (!packed()) {
+        for (Lane& lane : lanes) {
+          if (lane.padding || lane.status == Status::Invalid) continue;
+          const Value v =
+              c.load(value_word(lane.tile, lane.status), p_.value_order, Step::LookbackValue,
+                     lane.tile);
+          c.require(v.pub == lane.word.pub, Property::NoTornDescriptor,
+                    "tile " + std::to_string(tile) + " read " + to_string(lane.status) +
+                        " of tile " + std::to_string(lane.tile) + " with a value " +
+                        (v.pub == 0 ? std::string("never written") : "of another publish") +
+                        " (" + to_string(v.iv) + ")");
+          lane.iv = v.iv;
+        }
+      }
+      for (Lane& lane : lanes)
+        if (!lane.padding && lane.status == Status::Invalid) fallback(c, lane, epoch);
+
+      int stop = -1, last = -1;
+      for (int k = 0; k < static_cast<int>(lanes.size()) && !lanes[k].padding; ++k) {
+        last = k;
+        const bool ends = lanes[k].status == Status::Prefix ||
+                          (p_.flaw == Flaw::StopAtAggregate && lanes[k].status == Status::Aggregate);
+        if (ends) {
+          stop = k;
+          break;
+        }
+      }
+      // value(lowest tile) (+) ... (+) value(j): operand order matters.
+      Interval window_sum = Interval::empty();
+      for (int k = stop >= 0 ? stop : last; k >= 0; --k) window_sum = join(window_sum, lanes[k].iv);
+      acc = join(window_sum, acc);
+      if (stop >= 0) return acc;
+    }
+  }
+
+  // Decoupled fallback for a predecessor still INVALID after the spin bound:
+  // reduce its input tile here and publish the aggregate monotonically.
+  void fallback(Ctx& c, Lane& lane, std::uint32_t epoch) const {
+    const int idx = lane.tile;
+    const Interval reduced = c.load(m_.in[launch_][idx], data_order(p_), Step::FallbackLoadInput, idx).iv;
+    if (fallback_validates(p_)) {
+      c.fence(validation_fence(p_), Step::FallbackValidate, idx);
+      const Value again = c.load(m_.desc[idx], p_.lookback_order, Step::FallbackValidate, idx);
+      if (effective(again, epoch) != Status::Invalid) {
+        lane.status = effective(again, epoch);
+        lane.iv = again.iv;
+        return;
+      }
+    }
+    Value desired;
+    desired.status = fallback_status(idx);
+    desired.epoch = epoch;
+    desired.iv = reduced;
+    desired.pub = pub_id(idx, desired.status, true);
+    lane.status = desired.status;
+    lane.iv = reduced;
+    c.fence(p_.publish_fence, Step::PublishFence, idx);
+    if (!fallback_uses_cas(p_)) {
+      c.store(m_.desc[idx], desired, p_.publish_order, Step::FallbackPublish, idx);
+      return;
+    }
+    const auto [ok, seen] =
+        c.cas(m_.desc[idx], lane.word, desired, p_.publish_order, Step::FallbackPublish, idx);
+    if (!ok && effective(seen, epoch) != Status::Invalid) {
+      lane.status = effective(seen, epoch);
+      lane.iv = seen.iv;
+    }
+  }
+
+  // Epoch reset: the last block of the launch resets the counters and bumps
+  // the epoch; on wrap-around it clears every descriptor first.
+  void finish_launch(Ctx& c, int tile, std::uint32_t epoch) const {
+    const int finished = c.fetch_add(m_.done, 1, Order::AcqRel, Step::FinishCounter, tile).num;
+    if (finished != tiles_ - 1) return;
+    c.store(m_.done, Value::integer(0), Order::Relaxed, Step::ResetCounter, tile);
+    if (p_.tile_id == TileIdSource::Ticket)
+      c.store(m_.ticket, Value::integer(0), Order::Relaxed, Step::ResetTicket, tile);
+    const std::uint32_t next = next_epoch(epoch, p_.epoch_bits);
+    if (next == 0 && p_.flaw != Flaw::EpochWrapNotCleared) {
+      for (std::size_t k = 0; k < m_.desc.size(); ++k)
+        c.store(m_.desc[k], Value{}, Order::Relaxed, Step::ClearDescriptor, static_cast<int>(k));
+    }
+    c.store(m_.epoch, Value::integer(static_cast<std::int32_t>(next)), Order::Relaxed,
+            Step::BumpEpoch, tile);
+  }
+
+  const Protocol p_;
+  const Instance inst_;
+  const Memory& m_;
+  int launch_, block_, tiles_;
+};
+
+}  // namespace
+
+System build_protocol_system(const Protocol& p, const Instance& inst) {
+  if (inst.tiles < 1 || inst.tiles > 16) throw std::invalid_argument("--tiles must be in 1..16");
+  if (inst.window < 1 || inst.window > 32) throw std::invalid_argument("--window must be in 1..32");
+  if (inst.launches < 1 || inst.launches > 2) throw std::invalid_argument("--launches must be 1 or 2");
+  if (inst.layout == Layout::BySize)
+    throw std::invalid_argument("the model checks one concrete layout: packed or split");
+  if (p.fallback && inst.layout != Layout::Packed)
+    throw std::invalid_argument("the fallback publishes with a CAS on one word: it needs the packed layout");
+  if (p.flaw == Flaw::SplitValueOverwritten && inst.layout != Layout::Split)
+    throw std::invalid_argument("split-value-overwritten needs the split layout");
+
+  // Launch sizes: the last launch has `tiles`; an earlier one has half as
+  // many, so descriptors it never touched keep older contents.
+  std::vector<int> tiles_of(static_cast<std::size_t>(inst.launches), inst.tiles);
+  if (inst.launches == 2) tiles_of[0] = std::max(1, inst.tiles / 2);
+  const int capacity = inst.tiles;
+
+  System sys;
+  Memory m;
+  auto add = [&](std::string name, Value init, bool descriptor, bool local = false) {
+    sys.loc_names.push_back(std::move(name));
+    sys.init.push_back(init);
+    sys.descriptor.push_back(descriptor);
+    sys.local.push_back(local);
+    return static_cast<Loc>(sys.init.size() - 1);
+  };
+  const bool epoch_reset = p.reset == Reset::Epoch;
+  // Start one launch before the epoch wraps, so two launches cross the wrap;
+  // descriptors hold stale epoch-0 PREFIX words left by a launch long ago.
+  const std::uint32_t epoch_mask =
+      p.epoch_bits >= 32 ? 0xffffffffu : ((1u << p.epoch_bits) - 1u);
+  const std::uint32_t first_epoch =
+      epoch_reset && inst.launches > 1 ? (epoch_mask & kEpochMask) : 0u;
+  m.ticket = add("ticket", Value::integer(0), false);
+  m.done = add("done", Value::integer(0), false);
+  m.epoch = add("epoch", Value::integer(static_cast<std::int32_t>(first_epoch)), false);
+  m.pad = add("pad", Value{}, false);
+  const bool packed = inst.layout == Layout::Packed;
+  for (int k = 0; k < capacity; ++k) {
+    Value init;
+    if (epoch_reset && inst.launches > 1) {
+      init.status = Status::Prefix;
+      init.epoch = 0;
+      init.iv = Interval::range(0, k, -1);
+      init.pub = 1;
+    }
+    m.desc.push_back(add((packed ? "desc[" : "status[") + std::to_string(k) + "]", init, true));
+  }
+  if (!packed) {
+    Value garbage;
+    garbage.iv = Interval::bad();
+    for (int k = 0; k < capacity; ++k) {
+      m.agg.push_back(add("agg[" + std::to_string(k) + "]", garbage, false));
+      m.incl.push_back(split_value_words(p) == 1
+                           ? m.agg.back()
+                           : add("incl[" + std::to_string(k) + "]", garbage, false));
+    }
+  }
+  for (int l = 0; l < inst.launches; ++l) {
+    const std::string launch = inst.launches > 1 ? "L" + std::to_string(l) + "." : "";
+    m.in.emplace_back();
+    m.out.emplace_back();
+    for (int k = 0; k < tiles_of[l]; ++k) {
+      Value in;
+      in.iv = Interval::tile(k, l);
+      // Without in-place output nobody writes an input tile, and only its
+      // owner writes (and nobody reads) an output tile: both are local.
+      m.in[l].push_back(add(launch + "in[" + std::to_string(k) + "]", in, false, !p.in_place));
+      Value garbage;
+      garbage.iv = Interval::bad();
+      m.out[l].push_back(p.in_place ? m.in[l].back()
+                                    : add(launch + "out[" + std::to_string(k) + "]", garbage, false, true));
+    }
+  }
+
+  auto shared = std::make_shared<Memory>(std::move(m));
+  for (int l = 0; l < inst.launches; ++l) {
+    if (l > 0 && p.reset != Reset::Epoch) {
+      // The host between launches: re-arms the ticket, and for HostMemset
+      // also clears the descriptors.
+      const int thread = static_cast<int>(sys.threads.size());
+      sys.threads.push_back({"host", 0, 2 * l - 1});
+      sys.symmetry_class.push_back(-1 - thread);
+      sys.programs.push_back([p, shared, thread](Ctx& c) {
+        if (p.reset == Reset::HostMemset)
+          for (std::size_t k = 0; k < shared->desc.size(); ++k)
+            c.store(shared->desc[k], Value{}, Order::Relaxed, Step::HostReset, static_cast<int>(k));
+        c.store(shared->ticket, Value::integer(0), Order::Relaxed, Step::HostReset, -1);
+        (void)thread;
+      });
+    }
+    for (int b = 0; b < tiles_of[l]; ++b) {
+      const int thread = static_cast<int>(sys.threads.size());
+      const std::string name =
+          (inst.launches > 1 ? "L" + std::to_string(l) + "." : std::string()) + "block " +
+          std::to_string(b);
+      sys.threads.push_back({name, thread, 2 * l});
+      // With ticket tile ids a block's program does not depend on its index:
+      // the blocks of one launch are interchangeable.
+      sys.symmetry_class.push_back(p.tile_id == TileIdSource::Ticket ? l : -1 - thread);
+      BlockProgram prog(p, inst, *shared, l, b, tiles_of[l]);
+      sys.programs.push_back([prog, shared](Ctx& c) { prog(c); });
+    }
+  }
+  sys.resident = inst.resident;
+  return sys;
+}
+
+}  // namespace lookback::model

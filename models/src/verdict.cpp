@@ -1,0 +1,104 @@
+#include "lookback/model/verdict.hpp"
+
+#include <algorithm>
+
+namespace lookback::model {
+
+using namespace protocol;
+
+std::vector<Property> CheckRun::violated() const {
+  std::vector<Property> out;
+  for (const auto& r : runs)
+    for (const auto& [p, v] : r.result.violations)
+      if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+const Violation* CheckRun::counterexample(Property p, const InstanceRun** where) const {
+  const Violation* best = nullptr;
+  for (const auto& r : runs) {
+    auto it = r.result.violations.find(p);
+    if (it == r.result.violations.end()) continue;
+    if (!best || it->second.graph.size() < best->graph.size()) {
+      best = &it->second;
+      if (where) *where = &r;
+    }
+  }
+  return best;
+}
+
+bool CheckRun::as_expected() const {
+  const auto v = violated();
+  if (variant.kind == Kind::Production) return v.empty();
+  return std::find(v.begin(), v.end(), variant.expected) != v.end();
+}
+
+std::uint64_t CheckRun::executions() const {
+  std::uint64_t n = 0;
+  for (const auto& r : runs) n += r.result.executions;
+  return n;
+}
+std::uint64_t CheckRun::graphs() const {
+  std::uint64_t n = 0;
+  for (const auto& r : runs) n += r.result.graphs;
+  return n;
+}
+double CheckRun::seconds() const {
+  double s = 0;
+  for (const auto& r : runs) s += r.result.seconds;
+  return s;
+}
+bool CheckRun::complete() const {
+  return std::all_of(runs.begin(), runs.end(), [](const auto& r) { return r.result.complete; });
+}
+
+CheckRun check_variant(const NamedVariant& v, const Settings& s) {
+  CheckRun out{v, {}};
+  Protocol p = v.protocol;
+  if (s.tile_id) p.tile_id = *s.tile_id;
+
+  std::vector<Layout> layouts;
+  if (s.layout) layouts = {*s.layout};
+  else if (p.layout == Layout::BySize) layouts = {Layout::Packed, Layout::Split};
+  else layouts = {p.layout};
+
+  // Launch counts: what the user asked for; else one launch, plus a reuse
+  // check over two launches for variants that reset (and for mutants whose
+  // flaw needs two).
+  std::vector<int> launch_counts;
+  if (s.launches) launch_counts = {*s.launches};
+  else if (v.launches > 1) launch_counts = {v.launches};
+  else if (v.kind == Kind::Production && p.reset != Reset::None) launch_counts = {1, 2};
+  else launch_counts = {1};
+
+  for (Layout layout : layouts) {
+    for (int launches : launch_counts) {
+      InstanceRun run;
+      run.instance.layout = layout;
+      run.instance.launches = launches;
+      run.instance.tiles = s.tiles.value_or(launches > 1 ? kDefaultReuseTiles : kDefaultTiles);
+      run.instance.window = s.window.value_or(kDefaultWindow);
+      run.instance.resident = s.resident.value_or(0);
+      run.protocol = p;
+      run.model = s.model.value_or(MemoryModel::Ptx);
+      run.progress = s.progress.value_or(v.claims);
+      run.system = build_protocol_system(p, run.instance);
+      ExploreOptions opt;
+      opt.model = run.model;
+      opt.progress = run.progress;
+      opt.stop_at_first = s.stop_at_first;
+      opt.max_graphs = s.max_graphs;
+      if (s.on_progress) {
+        const std::string what = std::string(v.name) + " (" + to_string(layout) + ", " +
+                                 std::to_string(launches) + " launch" + (launches > 1 ? "es" : "") + ")";
+        opt.on_progress = [&s, what](std::uint64_t g, std::uint64_t e) { s.on_progress(what, g, e); };
+      }
+      run.result = explore(run.system, opt);
+      out.runs.push_back(std::move(run));
+    }
+  }
+  return out;
+}
+
+}  // namespace lookback::model
