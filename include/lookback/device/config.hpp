@@ -1,0 +1,120 @@
+// Choosing a variant: a configuration type names the variant (and so its
+// protocol from the catalogue), the tuning policy, and compile-time options.
+//
+//   lookback::WarpLookback, lookback::Coarsened, lookback::Fallback
+//   lookback::Deterministic<C>   same variant, run-to-run bitwise identical
+//                                floating-point results
+//   lookback::ScanConfig<Variant, Policy, deterministic, instrumented,
+//                        scalar_path>       everything spelled out
+//
+// Each configuration carries two protocols, both straight from the
+// catalogue: `protocol` for out-of-place scans and `protocol_in_place` for
+// d_in == d_out (only the fallback differs: "fallback-inplace"). The API
+// changes one field of them: the stateless CUB-shaped DeviceScan uses
+// Reset::HostMemset; ScanPlan uses the catalogue's Reset::Epoch.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "lookback/device/policy.hpp"
+#include "lookback/protocol/catalogue.hpp"
+#include "lookback/protocol/spec.hpp"
+
+#ifndef LOOKBACK_DEFAULT_WATCHDOG_ROUNDS
+// Bound on the rounds of every wait loop (0: unbounded). Test and stress
+// builds define it (kernels/CMakeLists.txt); production leaves it 0.
+#define LOOKBACK_DEFAULT_WATCHDOG_ROUNDS 0u
+#endif
+
+namespace lookback {
+
+enum class Variant : std::uint8_t { WarpLookback, Coarsened, Fallback };
+
+constexpr const char* to_string(Variant v) {
+  switch (v) {
+    case Variant::WarpLookback:
+      return "warp-lookback";
+    case Variant::Coarsened:
+      return "coarsened";
+    case Variant::Fallback:
+      return "fallback";
+  }
+  return "?";
+}
+
+namespace detail {
+template <Variant V>
+constexpr protocol::Protocol catalogue_protocol(bool in_place) {
+  if constexpr (V == Variant::WarpLookback) {
+    return protocol::production("warp-lookback");
+  } else if constexpr (V == Variant::Coarsened) {
+    return protocol::production("coarsened");
+  } else {
+    return in_place ? protocol::production("fallback-inplace") : protocol::production("fallback");
+  }
+}
+template <Variant V>
+using default_policy_t =
+    std::conditional_t<V == Variant::WarpLookback, WarpLookbackPolicy, CoarsenedPolicy>;
+}  // namespace detail
+
+template <Variant V, class Policy = detail::default_policy_t<V>, bool kDeterministic = false,
+          bool kInstrumented = false, bool kScalarPath = true>
+struct ScanConfig {
+  static constexpr Variant variant = V;
+  using policy = Policy;
+  // Deterministic floating point: the look-back folds tile aggregates left to
+  // right from the closest PREFIX, so outputs do not depend on scheduling.
+  static constexpr bool deterministic = kDeterministic;
+  // Look-back statistics in the temp-storage header, and stall injection.
+  static constexpr bool instrumented = kInstrumented;
+  // Compile the scalar path for pointers not aligned to the vector width
+  // (otherwise such pointers are an error).
+  static constexpr bool scalar_path = kScalarPath;
+  static constexpr protocol::Protocol protocol = detail::catalogue_protocol<V>(false);
+  static constexpr protocol::Protocol protocol_in_place = detail::catalogue_protocol<V>(true);
+};
+
+using WarpLookback = ScanConfig<Variant::WarpLookback>;
+using Coarsened = ScanConfig<Variant::Coarsened>;
+using Fallback = ScanConfig<Variant::Fallback>;
+
+template <class C>
+using Deterministic =
+    ScanConfig<C::variant, typename C::policy, true, C::instrumented, C::scalar_path>;
+template <class C>
+using Instrumented =
+    ScanConfig<C::variant, typename C::policy, C::deterministic, true, C::scalar_path>;
+
+// Run-time options of one call.
+struct Options {
+  // Every wait loop gives up after this many rounds (0: never) and the call
+  // returns cudaErrorLaunchTimeout. Test and stress builds default to a bound.
+  std::uint32_t watchdog_rounds = LOOKBACK_DEFAULT_WATCHDOG_ROUNDS;
+  // Synchronize the stream after the launch and read the kernels' error flag
+  // (needed to report a watchdog expiry; makes the call blocking).
+  bool check_errors = LOOKBACK_DEFAULT_WATCHDOG_ROUNDS != 0;
+  // Use 16-byte vector accesses when the pointers allow it (false: always
+  // the scalar path; for tests).
+  bool allow_vector = true;
+  // Instrumented configurations only: every `stall_every`-th tile (tiles
+  // t with t % stall_every == stall_every - 1) sleeps `stall_ns` before
+  // publishing its aggregate, to force look-back waits and fallbacks.
+  std::uint32_t stall_ns = 0;
+  std::uint32_t stall_every = 0;
+};
+
+// A protocol as a type: nvcc 13 miscompiles __global__ templates that take a
+// class-type non-type template parameter directly.
+template <protocol::Protocol P>
+struct ProtocolTag {
+  static constexpr protocol::Protocol value = P;
+};
+
+constexpr protocol::Protocol with_reset(protocol::Protocol p, protocol::Reset r) {
+  p.reset = r;
+  return p;
+}
+
+}  // namespace lookback

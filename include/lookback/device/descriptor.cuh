@@ -1,0 +1,197 @@
+// Tile descriptors: the two layouts of the spec, generated from a Protocol.
+// Every access uses the order the spec names for it (memory_order.cuh).
+//
+//   Packed (values of <= 4 bytes): one 64-bit word, protocol::pack64():
+//       [ value bits | epoch | status ]; a reader can never pair a status with
+//       another write's value.
+//   Split (everything else): a 32-bit status tag (protocol::encode_tag) plus
+//       value words: one for the aggregate and one for the inclusive prefix
+//       (split_value_words(P) == 2), so publishing PREFIX never overwrites the
+//       aggregate a reader of the older AGGREGATE status may still take.
+//       Writer: value word(s), P.publish_fence, tag with P.publish_order.
+//       Reader: tag with P.lookback_order, P.lookback_fence, then value word.
+//
+// 8-byte values in a 16-byte packed word: not used. libcu++ in CUDA 13.0
+// (CCCL 3.0.1) generates wrong code for 128-bit cuda::atomic_ref: the b128
+// load's PTX has its operands reversed (ptxas: "Arguments mismatch for
+// instruction 'ld'"), the b128 store moves an uninitialised register into the
+// stored value, and compare_exchange does not compile (__dst.x vs __dst.__x).
+// So 8-byte values use the split layout, also in the fallback variant, whose
+// monotone CAS then acts on the status tag (see SplitDescriptor::cas_aggregate).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "lookback/device/memory_order.cuh"
+#include "lookback/protocol/spec.hpp"
+
+namespace lookback::device {
+
+using protocol::Layout;
+using protocol::Protocol;
+using protocol::Status;
+
+// Whether 8-byte values may be packed with their tag into one 16-byte atomic
+// word. False for the reason above; flip once libcu++'s b128 atomics work.
+inline constexpr bool kPacked128Available = false;
+
+// The layout a variant uses for values of type T (Layout::BySize resolved).
+template <Protocol P, class T>
+constexpr Layout resolved_layout() {
+  if constexpr (P.layout == Layout::Split) {
+    return Layout::Split;
+  } else {
+    return sizeof(T) <= 4 ? Layout::Packed : Layout::Split;
+  }
+}
+
+// Order of the split layout's value words. A fallback writes a predecessor's
+// aggregate word while its owner may write the same word (with the same
+// value); weak accesses would be a data race, so a fallback variant accesses
+// value words at least relaxed. (Only reachable for 8-byte and larger values
+// in the fallback variant; see kPacked128Available.)
+template <Protocol P>
+constexpr protocol::Order split_value_order() {
+  if constexpr (P.fallback && P.value_order == protocol::Order::Weak) {
+    return protocol::Order::Relaxed;
+  } else {
+    return P.value_order;
+  }
+}
+
+// ----------------------------------------------------------------------------
+template <Protocol P, class T>
+struct PackedDescriptor {
+  static_assert(sizeof(T) <= 4, "the 64-bit packed descriptor holds values of at most 4 bytes");
+  static_assert(std::is_trivially_copyable_v<T>);
+  using Word = std::uint64_t;  // what one look-back read returns
+  static constexpr std::size_t kBytes = sizeof(Word);
+
+  Word* words;
+  __device__ explicit PackedDescriptor(void* base) : words(static_cast<Word*>(base)) {}
+
+  __device__ static std::uint32_t bits_of(const T& v) {
+    std::uint32_t b = 0;
+    memcpy(&b, &v, sizeof(T));
+    return b;
+  }
+  __device__ static Word make(Status s, const T& v, std::uint32_t epoch) {
+    return protocol::pack64(s, epoch, bits_of(v));
+  }
+  __device__ static std::uint32_t tag(Word w) { return protocol::packed64_tag(w); }
+
+  // One look-back read of tile `t` (P.lookback_order).
+  __device__ Word load(std::uint32_t t) const {
+    return device_ref<Word>(words[t]).load(load_order<P.lookback_order>());
+  }
+  // The value of a word read from tile t (no further memory access).
+  __device__ T value(std::uint32_t, Word w) const {
+    const std::uint32_t b = protocol::packed64_value(w);
+    T v;
+    memcpy(&v, &b, sizeof(T));
+    return v;
+  }
+  // Publish status s with value v: P.publish_fence, then the word with
+  // P.publish_order.
+  __device__ void publish(std::uint32_t t, Status s, const T& v, std::uint32_t epoch) const {
+    fence<P.publish_fence>();
+    device_ref<Word>(words[t]).store(make(s, v, epoch), store_order<P.publish_order>());
+  }
+  // The fallback's monotone publish: INVALID -> AGGREGATE(v) only if the word
+  // is still `expected` (the INVALID word the caller observed); never
+  // overwrites an AGGREGATE or PREFIX. On failure `expected` holds the word
+  // found, read with P.lookback_order.
+  __device__ bool cas_aggregate(std::uint32_t t, Word& expected, const T& v,
+                                std::uint32_t epoch) const {
+    fence<P.publish_fence>();
+    return device_ref<Word>(words[t]).compare_exchange_strong(
+        expected, make(Status::Aggregate, v, epoch), rmw_order<P.publish_order>(),
+        load_order<P.lookback_order>());
+  }
+  // The word a successful cas_aggregate wrote.
+  __device__ static Word aggregate_word(const T& v, std::uint32_t epoch) {
+    return make(Status::Aggregate, v, epoch);
+  }
+  // Epoch wrap: make the descriptor INVALID at epoch 0 (all-zero word).
+  template <protocol::Order O>
+  __device__ void clear(std::uint32_t t) const {
+    store_word<O>(&words[t], Word{0});
+  }
+};
+
+// ----------------------------------------------------------------------------
+template <Protocol P, class T>
+struct SplitDescriptor {
+  static_assert(std::is_trivially_copyable_v<T>);
+  static constexpr protocol::Order kValueOrder = split_value_order<P>();
+  static constexpr std::size_t kWordAlign =
+      sizeof(T) % 8 == 0 ? 8 : (sizeof(T) % 4 == 0 ? 4 : (sizeof(T) % 2 == 0 ? 2 : 1));
+  static constexpr std::size_t kBoxAlign = alignof(T) > kWordAlign ? alignof(T) : kWordAlign;
+  struct alignas(kBoxAlign) Box {
+    T v;
+  };
+  struct alignas(kBoxAlign > 8 ? kBoxAlign : 8) Slot {
+    std::uint32_t tag;
+    Box aggregate;  // written with AGGREGATE (and by a fallback)
+    Box inclusive;  // written with PREFIX; unused when split_value_words(P) == 1
+  };
+  using Word = std::uint32_t;
+  static constexpr std::size_t kBytes = sizeof(Slot);
+
+  Slot* slots;
+  __device__ explicit SplitDescriptor(void* base) : slots(static_cast<Slot*>(base)) {}
+
+  __device__ static std::uint32_t tag(Word w) { return w; }
+
+  __device__ Word load(std::uint32_t t) const {
+    return device_ref<Word>(slots[t].tag).load(load_order<P.lookback_order>());
+  }
+  // The value belonging to tag `w` read from tile t: the value word of its
+  // status, read with the split value order. Call after P.lookback_fence.
+  __device__ T value(std::uint32_t t, Word w) const {
+    return load_object<kValueOrder, kBoxAlign>(&value_box(t, protocol::tag_status(w))->v);
+  }
+  __device__ void publish(std::uint32_t t, Status s, const T& v, std::uint32_t epoch) const {
+    store_object<kValueOrder, kBoxAlign>(&value_box(t, s)->v, v);
+    fence<P.publish_fence>();
+    device_ref<Word>(slots[t].tag)
+        .store(protocol::encode_tag(s, epoch), store_order<P.publish_order>());
+  }
+  // Monotone fallback publish on the tag. The aggregate word is written
+  // first (same value as the owner writes, so a lost CAS leaves it intact).
+  __device__ bool cas_aggregate(std::uint32_t t, Word& expected, const T& v,
+                                std::uint32_t epoch) const {
+    store_object<kValueOrder, kBoxAlign>(&slots[t].aggregate.v, v);
+    fence<P.publish_fence>();
+    return device_ref<Word>(slots[t].tag)
+        .compare_exchange_strong(expected, protocol::encode_tag(Status::Aggregate, epoch),
+                                 rmw_order<P.publish_order>(), load_order<P.lookback_order>());
+  }
+  __device__ static Word aggregate_word(const T&, std::uint32_t epoch) {
+    return protocol::encode_tag(Status::Aggregate, epoch);
+  }
+  template <protocol::Order O>
+  __device__ void clear(std::uint32_t t) const {
+    store_word<O>(&slots[t].tag, Word{0});
+  }
+
+ private:
+  __device__ Box* value_box(std::uint32_t t, Status s) const {
+    if (s == Status::Prefix && protocol::split_value_words(P) == 2) return &slots[t].inclusive;
+    return &slots[t].aggregate;
+  }
+};
+
+template <Protocol P, class T>
+using Descriptor = std::conditional_t<resolved_layout<P, T>() == Layout::Packed,
+                                      PackedDescriptor<P, T>, SplitDescriptor<P, T>>;
+
+// Bytes per descriptor, for sizing temp storage on the host.
+template <Protocol P, class T>
+constexpr std::size_t descriptor_bytes() {
+  return Descriptor<P, T>::kBytes;
+}
+
+}  // namespace lookback::device

@@ -1,0 +1,154 @@
+// Host side of a scan: size the temp storage, validate, reset the
+// descriptors the way the protocol says (P.reset), pick the access path and
+// launch the one kernel.
+//
+// scan_with_protocol<Config, P, exclusive>() runs any Protocol value, the
+// catalogue's mutants included (the stress harness uses it); DeviceScan and
+// ScanPlan (device_scan.cuh) are thin layers over it.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "lookback/device/agent_cub.cuh"
+#include "lookback/device/agent_striped.cuh"
+#include "lookback/device/config.hpp"
+#include "lookback/device/descriptor.cuh"
+#include "lookback/device/error.hpp"
+#include "lookback/device/kernel.cuh"
+#include "lookback/device/params.hpp"
+#include "lookback/device/temp_storage.hpp"
+#include "lookback/device/validate.hpp"
+#include "lookback/protocol/spec.hpp"
+
+namespace lookback::detail {
+
+template <class Cfg, class T>
+constexpr std::int64_t tile_items() {
+  return Cfg::policy::template tile_items<T>();
+}
+// Tile ids are 32-bit and the grid has one block per tile (gridDim.x < 2^31).
+template <class Cfg, class T>
+constexpr std::int64_t max_items() {
+  return std::int64_t{0x7fffffff} * tile_items<Cfg, T>();
+}
+template <class Cfg, class T>
+constexpr std::uint64_t tiles_for(std::int64_t n) {
+  return n <= 0 ? 0u
+                : static_cast<std::uint64_t>((n + tile_items<Cfg, T>() - 1) / tile_items<Cfg, T>());
+}
+
+template <class Cfg, protocol::Protocol P, bool kExclusive, device::Access A, class T, class Op>
+using agent_t =
+    std::conditional_t<Cfg::variant == Variant::WarpLookback,
+                       device::CubAgent<ProtocolTag<P>, typename Cfg::policy, T, Op, kExclusive,
+                                        Cfg::deterministic, Cfg::instrumented>,
+                       device::StripedAgent<ProtocolTag<P>, typename Cfg::policy, T, Op, kExclusive,
+                                            A, Cfg::deterministic, Cfg::instrumented>>;
+
+template <class Agent>
+cudaError_t launch(const typename Agent::Params& params, cudaStream_t stream) {
+  device::scan_kernel<Agent><<<params.num_tiles, Agent::kThreads, 0, stream>>>(params);
+  const cudaError_t e = cudaGetLastError();
+  return e == cudaSuccess ? succeed() : fail_cuda(e, "scan kernel launch");
+}
+
+// Reads (and clears) the kernels' error flag; blocks until the scan is done.
+inline cudaError_t check_device_error(device::Header* h, cudaStream_t stream,
+                                      std::uint32_t watchdog) {
+  std::uint32_t words[2] = {0, 0};  // Header::error, Header::error_tile
+  static_assert(offsetof(device::Header, error_tile) == offsetof(device::Header, error) + 4);
+  cudaError_t e = cudaMemcpyAsync(words, &h->error, sizeof words, cudaMemcpyDeviceToHost, stream);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
+  if (e != cudaSuccess) return fail_cuda(e, "scan");
+  if (words[0] == 0) return succeed();
+  e = cudaMemsetAsync(&h->error, 0, sizeof words, stream);
+  if (e != cudaSuccess) return fail_cuda(e, "clearing the error flag");
+  const auto code = static_cast<device::DeviceError>(words[0]);
+  if (code == device::DeviceError::WatchdogExpired)
+    return fail(cudaErrorLaunchTimeout,
+                "watchdog: tile " + std::to_string(words[1]) + " waited more than " +
+                    std::to_string(watchdog) +
+                    " look-back rounds; the kernel gave up and the output is invalid");
+  if (code == device::DeviceError::TicketOverflow)
+    return fail(cudaErrorLaunchFailure, "a block drew tile id " + std::to_string(words[1]) +
+                                            " past the last tile: the ticket was not reset");
+  return fail(cudaErrorUnknown, "kernel error code " + std::to_string(words[0]));
+}
+
+// Runs one scan generated from protocol P, on temp storage prepared the way
+// P.reset says:
+//   Reset::HostMemset  header and used descriptors are cleared here (one
+//                      cudaMemsetAsync) before the launch;
+//   Reset::None        only the header (tile ticket) is cleared: stale
+//                      descriptors stay (a mutant);
+//   Reset::Epoch       nothing is cleared here: the storage must have been
+//                      zeroed once when allocated and used only by scans of
+//                      this type, configuration and protocol family since.
+// d_temp == nullptr: writes the size needed into temp_bytes.
+template <class Cfg, protocol::Protocol P, bool kExclusive, class T, class Op>
+cudaError_t scan_with_protocol(void* d_temp, std::size_t& temp_bytes, const T* in, T* out,
+                               std::int64_t n, Op op, T init, cudaStream_t stream,
+                               const Options& options) {
+  static_assert(std::is_trivially_copyable_v<T>, "scanned values must be trivially copyable");
+  if (n < 0 || n > max_items<Cfg, T>()) {
+    // Report a bad size before anything else (also on a size query).
+    return validate(ScanArguments{in, out, n, sizeof(T), alignof(T), 0, 0, max_items<Cfg, T>()});
+  }
+  const std::uint64_t tiles = tiles_for<Cfg, T>(n);
+  constexpr std::size_t kDescriptorBytes = device::descriptor_bytes<P, T>();
+  const std::size_t needed = device::temp_storage_bytes(tiles, kDescriptorBytes);
+  if (d_temp == nullptr) {
+    temp_bytes = needed;
+    return succeed();
+  }
+  if (const cudaError_t e = validate(ScanArguments{in, out, n, sizeof(T), alignof(T), temp_bytes,
+                                                   needed, max_items<Cfg, T>()});
+      e != cudaSuccess)
+    return e;
+  if (n == 0) return succeed();
+
+  using Vector = agent_t<Cfg, P, kExclusive, device::Access::Vector, T, Op>;
+  using Scalar = agent_t<Cfg, P, kExclusive, device::Access::Scalar, T, Op>;
+  const bool aligned = reinterpret_cast<std::uintptr_t>(in) % Vector::kAlign == 0 &&
+                       reinterpret_cast<std::uintptr_t>(out) % Vector::kAlign == 0;
+  const bool vector = Cfg::variant == Variant::WarpLookback || (aligned && options.allow_vector);
+  if (!vector && !Cfg::scalar_path)
+    return fail(cudaErrorMisalignedAddress,
+                "this configuration has no scalar path: d_in and d_out must be " +
+                    std::to_string(Vector::kAlign) + "-byte aligned");
+
+  device::Header* header = device::header_of(d_temp);
+  cudaError_t e = cudaSuccess;
+  if constexpr (P.reset == protocol::Reset::HostMemset) {
+    e = cudaMemsetAsync(header, 0, device::cleared_bytes(tiles, kDescriptorBytes), stream);
+  } else if constexpr (P.reset == protocol::Reset::None) {
+    e = cudaMemsetAsync(header, 0, device::kHeaderBytes, stream);
+  }
+  if (e != cudaSuccess) return fail_cuda(e, "clearing the tile descriptors");
+
+  const device::KernelParams<T, Op> params{in,
+                                           out,
+                                           n,
+                                           static_cast<std::uint32_t>(tiles),
+                                           header,
+                                           device::descriptors_of(header),
+                                           init,
+                                           op,
+                                           options.watchdog_rounds,
+                                           options.stall_ns,
+                                           options.stall_every};
+  if (vector) {
+    e = launch<Vector>(params, stream);
+  } else if constexpr (Cfg::scalar_path && Cfg::variant != Variant::WarpLookback) {
+    e = launch<Scalar>(params, stream);
+  }
+  if (e != cudaSuccess || !options.check_errors) return e;
+  return check_device_error(header, stream, options.watchdog_rounds);
+}
+
+}  // namespace lookback::detail

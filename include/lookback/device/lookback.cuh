@@ -1,0 +1,286 @@
+// The warp look-back, generated from a Protocol.
+//
+// One warp of the waiting tile reads the descriptors of a window of P.window
+// predecessors at once (one lane each, P.lookback_order, then
+// P.lookback_fence), waits while any of them is INVALID, and combines the
+// window's values in tile order (the operator may be non-commutative:
+// value(j_low) op ... op value(j_high)), stopping at the closest PREFIX. Each
+// further window lies to the left of what was combined so far.
+//
+// Decoupled fallback (protocol::bounded_wait(P)): after P.spin_bound rounds in
+// which the window still held an INVALID descriptor, the warp reduces the
+// input tile of the closest INVALID predecessor itself and publishes that
+// aggregate with a monotone CAS INVALID -> AGGREGATE (never overwriting an
+// AGGREGATE or PREFIX); if the CAS fails it uses the word the CAS observed.
+// In place (protocol::fallback_validates(P)) the warp re-reads the
+// descriptor after reducing (after the reader's half of output_fence(P)); if
+// it is no longer INVALID the owner may have overwritten its input with
+// output, so the reduction is discarded and the descriptor used instead.
+//
+// Deterministic mode: the exclusive prefix of tile i is always the left fold
+// ((a_0 op a_1) op ...) op a_{i-1} of the tile aggregates, bitwise, whatever
+// the scheduling. Every published PREFIX is such a fold, so a look-back that
+// starts from the closest PREFIX p_s and folds a_{s+1}, ..., a_{i-1} one by
+// one gives the same bits whichever PREFIX it met. Windows further back than
+// the first are folded in a second pass, left to right, re-reading the nearer
+// windows (whose descriptors can only have moved up to PREFIX, whose value is
+// again a canonical fold). This costs a serial fold instead of a tree.
+#pragma once
+
+#include <cstdint>
+
+#include <cub/util_ptx.cuh>
+
+#include "lookback/device/descriptor.cuh"
+#include "lookback/device/launch_state.cuh"
+#include "lookback/device/partial.cuh"
+#include "lookback/protocol/spec.hpp"
+
+namespace lookback::device {
+
+// The fence a validating in-place fallback places between reading a
+// predecessor's input and re-reading its descriptor: the reader's half of
+// protocol::output_fence(P). (The spec names only the owner's half; a reader
+// needs the matching fence for "output seen => descriptor published".)
+template <Protocol P>
+constexpr Fence validate_fence() {
+  return protocol::output_fence(P);
+}
+
+template <Protocol P, class T, class Op, bool kDeterministic, bool kInstrumented>
+class WindowLookback {
+ public:
+  using Desc = Descriptor<P, T>;
+  using Word = typename Desc::Word;
+  static constexpr int kWindow = P.window;
+  static_assert(kWindow >= 1 && kWindow <= 32, "a look-back window is read by one warp");
+  static constexpr unsigned kFull = 0xffffffffu;
+
+  __device__ WindowLookback(const Desc& desc, Op op, std::uint32_t epoch, Header* header,
+                            std::uint32_t watchdog_limit, std::uint32_t tile, int lane)
+      : desc_(desc),
+        op_(op),
+        epoch_(epoch),
+        header_(header),
+        wd_{header, watchdog_limit},
+        tile_(tile),
+        lane_(lane) {}
+
+  // Called by all 32 lanes of the warp, for tile >= 1. On success every lane
+  // gets exclusive = (combined value of tiles 0 .. tile-1) and it returns
+  // true; false when the watchdog made it give up. `reduce(t)` is the
+  // warp-collective reduction of input tile t (used by the fallback only).
+  template <class Reducer>
+  __device__ bool run(Reducer& reduce, T& exclusive) {
+    std::int64_t base = tile_;  // the window is [base - kWindow, base - 1]
+    Partial<T> acc{};           // combined value of the windows right of it
+    int depth = 0;
+    View me{};
+    bool ok = false;
+    while (true) {
+      if (!wait_window(base, me, reduce)) break;
+      if constexpr (kInstrumented) ++windows_;
+      const std::int64_t j = base - kWindow + lane_;
+      const bool active = lane_ < kWindow && j >= 0;
+      const unsigned stop = __ballot_sync(kFull, active && is_stop(status(me.w)));
+      const int first_active = base >= kWindow ? 0 : static_cast<int>(kWindow - base);
+      if (stop == 0 && first_active > 0) {
+        // The window reaches tile 0 and holds no PREFIX: tile 0 never
+        // published one (only a flawed variant does that). Wait, bounded.
+        if (wd_.expired(tile_, lane_)) break;
+        continue;
+      }
+      const int lo = stop ? 31 - __clz(stop) : 0;
+      T v{};
+      if ((!kDeterministic || stop) && active && lane_ >= lo) v = lane_value(j, me);
+      if constexpr (!kDeterministic) {
+        // Suffix reduction: lane l ends with value(l) op ... op value(kWindow-1).
+#pragma unroll
+        for (int off = 1; off < kWindow; off <<= 1) {
+          const T other = cub::ShuffleDown<32>(v, off, 31, kFull);
+          if (lane_ + off < kWindow) v = op_(v, other);
+        }
+        const T window = cub::ShuffleIndex<32>(v, lo, kFull);
+        acc = acc.valid ? Partial<T>{op_(window, acc.value), true} : Partial<T>{window, true};
+        if (stop) {
+          exclusive = acc.value;
+          ok = true;
+          break;
+        }
+      } else {
+        if (stop) {
+          T folded = fold(v, lo);
+          ok = true;
+          for (int d = 0; d < depth && ok; ++d) {
+            base += kWindow;
+            ok = refold(base, folded);
+          }
+          exclusive = folded;
+          break;
+        }
+        ++depth;
+      }
+      base -= kWindow;
+    }
+    if constexpr (kInstrumented) flush_stats();
+    return ok;
+  }
+
+ private:
+  struct View {
+    Word w;      // the descriptor word this lane last read
+    bool known;  // its value is already in v (set by a successful fallback)
+    T v;
+  };
+
+  __device__ protocol::Status status(Word w) const {
+    return protocol::effective_status(Desc::tag(w), epoch_, P.reset);
+  }
+  __device__ static bool is_stop(protocol::Status s) {
+    if constexpr (P.flaw == protocol::Flaw::StopAtAggregate) {
+      return s != protocol::Status::Invalid;
+    } else {
+      return s == protocol::Status::Prefix;
+    }
+  }
+  __device__ T lane_value(std::int64_t j, const View& me) const {
+    return me.known ? me.v : desc_.value(static_cast<std::uint32_t>(j), me.w);
+  }
+
+  // Reads window [base - kWindow, base - 1] until no lane's descriptor is
+  // INVALID; runs the fallback when the spec bounds the wait.
+  template <class Reducer>
+  __device__ bool wait_window(std::int64_t base, View& me, Reducer& reduce) {
+    const std::int64_t j = base - kWindow + lane_;
+    const bool active = lane_ < kWindow && j >= 0;
+    int spins = 0;
+    bool reload = true;
+    while (true) {
+      if (reload) {
+        if (active) {
+          me.w = desc_.load(static_cast<std::uint32_t>(j));
+          me.known = false;
+        }
+        fence<P.lookback_fence>();
+      }
+      const unsigned invalid =
+          __ballot_sync(kFull, active && status(me.w) == protocol::Status::Invalid);
+      if (invalid == 0) return true;
+      reload = true;
+      if (wd_.expired(tile_, lane_)) return false;
+      if constexpr (kInstrumented) ++spin_rounds_;
+      if constexpr (protocol::bounded_wait(P)) {
+        if (++spins >= P.spin_bound) {
+          spins = 0;
+          const int blocker = 31 - __clz(invalid);  // the closest INVALID predecessor
+          fallback(base - kWindow + blocker, blocker, me, reduce);
+          reload = false;  // use what the CAS observed; re-read the rest next round
+        }
+      }
+    }
+  }
+
+  template <class Reducer>
+  __device__ void fallback(std::int64_t jb, int blocker, View& me, Reducer& reduce) {
+    const auto t = static_cast<std::uint32_t>(jb);
+    const T aggregate = reduce(t);  // warp-collective
+    Word seen = __shfl_sync(kFull, me.w, blocker);
+    bool publish = true;
+    if constexpr (protocol::fallback_validates(P)) {
+      fence<validate_fence<P>()>();
+      Word again{};
+      if (lane_ == blocker) again = desc_.load(t);
+      fence<P.lookback_fence>();
+      again = __shfl_sync(kFull, again, blocker);
+      if (status(again) != protocol::Status::Invalid) publish = false;  // discard
+      seen = again;
+    }
+    bool won = false;
+    if (lane_ == blocker) {
+      if (!publish) {
+        me.w = seen;
+        me.known = false;
+      } else if constexpr (protocol::fallback_uses_cas(P)) {
+        Word expected = seen;
+        if (desc_.cas_aggregate(t, expected, aggregate, epoch_)) {
+          me.w = Desc::aggregate_word(aggregate, epoch_);
+          me.known = true;
+          me.v = aggregate;
+          won = true;
+        } else {
+          me.w = expected;  // what the CAS observed: AGGREGATE or PREFIX of this epoch
+          me.known = false;
+        }
+      } else {
+        desc_.publish(t, protocol::Status::Aggregate, aggregate, epoch_);  // flawed: plain store
+        me.w = Desc::aggregate_word(aggregate, epoch_);
+        me.known = true;
+        me.v = aggregate;
+        won = true;
+      }
+    }
+    fence<P.lookback_fence>();  // the CAS's read is a look-back read too
+    if constexpr (kInstrumented) {
+      ++fallbacks_;
+      if (__any_sync(kFull, won)) ++fallback_wins_;
+    }
+  }
+
+  // Left fold of the lanes [from, kWindow - 1] of v, one by one.
+  __device__ T fold(const T& v, int from) const {
+    T a = cub::ShuffleIndex<32>(v, from, kFull);
+    for (int m = from + 1; m < kWindow; ++m)
+      a = op_(a, cub::ShuffleIndex<32>(v, m, kFull));
+    return a;
+  }
+
+  // Deterministic second pass: fold window [base - kWindow, base - 1] (all of
+  // whose descriptors were seen non-INVALID) into `a`, restarting at its
+  // closest PREFIX if it has one by now.
+  __device__ bool refold(std::int64_t base, T& a) {
+    const std::int64_t j = base - kWindow + lane_;
+    const bool active = lane_ < kWindow;
+    Word w{};
+    while (true) {
+      if (active) w = desc_.load(static_cast<std::uint32_t>(j));
+      fence<P.lookback_fence>();
+      if (__ballot_sync(kFull, active && status(w) == protocol::Status::Invalid) == 0) break;
+      if (wd_.expired(tile_, lane_)) return false;  // a descriptor moved backwards
+    }
+    const unsigned stop = __ballot_sync(kFull, active && is_stop(status(w)));
+    T v{};
+    if (active) v = desc_.value(static_cast<std::uint32_t>(j), w);
+    if (stop) {
+      a = fold(v, 31 - __clz(stop));
+    } else {
+      for (int m = 0; m < kWindow; ++m)
+        a = op_(a, cub::ShuffleIndex<32>(v, m, kFull));
+    }
+    return true;
+  }
+
+  __device__ void flush_stats() {
+    if (lane_ != 0) return;
+    LookbackStats& s = header_->stats;
+    device_ref<unsigned long long>(s.windows).fetch_add(windows_, cuda::memory_order_relaxed);
+    if (spin_rounds_)
+      device_ref<unsigned long long>(s.spin_rounds)
+          .fetch_add(spin_rounds_, cuda::memory_order_relaxed);
+    if (fallbacks_)
+      device_ref<unsigned long long>(s.fallbacks).fetch_add(fallbacks_, cuda::memory_order_relaxed);
+    if (fallback_wins_)
+      device_ref<unsigned long long>(s.fallback_wins)
+          .fetch_add(fallback_wins_, cuda::memory_order_relaxed);
+  }
+
+  Desc desc_;
+  Op op_;
+  std::uint32_t epoch_;
+  Header* header_;
+  Watchdog wd_;
+  std::uint32_t tile_;
+  int lane_;
+  unsigned long long windows_ = 0, spin_rounds_ = 0, fallbacks_ = 0, fallback_wins_ = 0;
+};
+
+}  // namespace lookback::device

@@ -1,0 +1,74 @@
+// Loads and stores of a thread's items, with the data order the spec asks
+// for (protocol::data_order(P): weak normally, relaxed for the in-place
+// fallback whose predecessors' inputs are read by other tiles).
+//
+// A "vector" is kVec consecutive items moved by one access: 16 bytes for weak
+// data (ld.global.v4.u32 and friends), 8 bytes for strong data (one relaxed
+// 64-bit atomic: libcu++'s 128-bit atomics are unusable, see descriptor.cuh),
+// or a single item on the scalar path taken for pointers that are not aligned
+// to the vector.
+#pragma once
+
+#include <cstdint>
+
+#include "lookback/device/memory_order.cuh"
+
+namespace lookback::device {
+
+enum class Access : std::uint8_t { Vector, Scalar };
+
+template <class T, protocol::Order kData, Access kAccess>
+constexpr int vector_items() {
+  if constexpr (kAccess == Access::Scalar) {
+    return 1;
+  } else {
+    constexpr int bytes = kData == protocol::Order::Weak ? 16 : 8;
+    return (sizeof(T) <= bytes && bytes % sizeof(T) == 0) ? static_cast<int>(bytes / sizeof(T)) : 1;
+  }
+}
+
+template <class T, int kVec, protocol::Order kData>
+struct VectorIO {
+  static constexpr int kBytes = static_cast<int>(sizeof(T)) * kVec;
+  // Alignment the pointers of this path need.
+  static constexpr int kAlign = kVec == 1 ? static_cast<int>(alignof(T)) : kBytes;
+
+  __device__ __forceinline__ static void load(const T* p, T (&v)[kVec]) {
+    if constexpr (kVec == 1) {
+      v[0] = load_object<kData, alignof(T)>(p);
+    } else if constexpr (kData == protocol::Order::Weak) {
+      struct alignas(kBytes) Vec {
+        T item[kVec];
+      };
+      const Vec x = *reinterpret_cast<const Vec*>(p);
+#pragma unroll
+      for (int e = 0; e < kVec; ++e)
+        v[e] = x.item[e];
+    } else {
+      static_assert(kBytes == 8, "strong vectors are one 64-bit word");
+      const std::uint64_t w = load_word<kData>(reinterpret_cast<const std::uint64_t*>(p));
+      memcpy(v, &w, sizeof(w));
+    }
+  }
+  __device__ __forceinline__ static void store(T* p, const T (&v)[kVec]) {
+    if constexpr (kVec == 1) {
+      store_object<kData, alignof(T)>(p, v[0]);
+    } else if constexpr (kData == protocol::Order::Weak) {
+      struct alignas(kBytes) Vec {
+        T item[kVec];
+      };
+      Vec x;
+#pragma unroll
+      for (int e = 0; e < kVec; ++e)
+        x.item[e] = v[e];
+      *reinterpret_cast<Vec*>(p) = x;
+    } else {
+      static_assert(kBytes == 8, "strong vectors are one 64-bit word");
+      std::uint64_t w;
+      memcpy(&w, v, sizeof(w));
+      store_word<kData>(reinterpret_cast<std::uint64_t*>(p), w);
+    }
+  }
+};
+
+}  // namespace lookback::device

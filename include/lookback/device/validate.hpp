@@ -1,0 +1,58 @@
+// Argument checks of a scan call. Pure host code: they run before any CUDA
+// call, so a bad argument is reported even where no GPU is present.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "lookback/device/error.hpp"
+
+namespace lookback::detail {
+
+struct ScanArguments {
+  const void* in;
+  const void* out;
+  std::int64_t num_items;
+  std::size_t item_bytes;
+  std::size_t item_align;
+  std::size_t temp_bytes;   // what the caller provides
+  std::size_t temp_needed;  // what this scan needs
+  std::int64_t max_items;   // most items this configuration supports
+};
+
+inline cudaError_t validate(const ScanArguments& a) {
+  using std::to_string;
+  if (a.num_items < 0)
+    return fail(cudaErrorInvalidValue, "num_items is negative (" + to_string(a.num_items) + ")");
+  if (a.num_items > a.max_items)
+    return fail(cudaErrorInvalidValue, "num_items = " + to_string(a.num_items) +
+                                           " exceeds the largest supported size for this "
+                                           "configuration and type (" +
+                                           to_string(a.max_items) + ")");
+  if (a.num_items == 0) return succeed();
+  if (a.in == nullptr) return fail(cudaErrorInvalidValue, "d_in is null and num_items > 0");
+  if (a.out == nullptr) return fail(cudaErrorInvalidValue, "d_out is null and num_items > 0");
+  const auto in = reinterpret_cast<std::uintptr_t>(a.in);
+  const auto out = reinterpret_cast<std::uintptr_t>(a.out);
+  if (in % a.item_align != 0)
+    return fail(cudaErrorMisalignedAddress,
+                "d_in is not aligned to alignof(T) = " + to_string(a.item_align));
+  if (out % a.item_align != 0)
+    return fail(cudaErrorMisalignedAddress,
+                "d_out is not aligned to alignof(T) = " + to_string(a.item_align));
+  const auto bytes = static_cast<std::uintptr_t>(a.num_items) * a.item_bytes;
+  if (in != out && in < out + bytes && out < in + bytes)
+    return fail(cudaErrorInvalidValue,
+                "d_in and d_out overlap partially (an in-place scan needs d_in == d_out)");
+  if (a.temp_bytes < a.temp_needed)
+    return fail(cudaErrorInvalidValue,
+                "temp storage too small: temp_storage_bytes = " + to_string(a.temp_bytes) +
+                    ", this scan needs " + to_string(a.temp_needed) +
+                    " (query it with d_temp_storage == nullptr)");
+  return succeed();
+}
+
+}  // namespace lookback::detail

@@ -1,0 +1,232 @@
+// lookback::DeviceScan: single-pass prefix scans whose inter-tile protocol is
+// the model-checked spec (protocol/spec.hpp, protocol/catalogue.hpp).
+//
+// Two ways to call it, one kernel launch per scan either way:
+//
+// 1. DeviceScan -- the shapes of cub::DeviceScan, stateless:
+//
+//      std::size_t bytes = 0;
+//      lookback::DeviceScan::InclusiveSum(nullptr, bytes, d_in, d_out, n);  // query
+//      cudaMalloc(&d_temp, bytes);
+//      lookback::DeviceScan::InclusiveSum(d_temp, bytes, d_in, d_out, n, stream);
+//      lookback::DeviceScan::ExclusiveScan<lookback::Fallback>(
+//          d_temp, bytes, d_in, d_out, lookback::Max{}, init, n, stream);
+//
+//    CUB lets callers reuse temp storage for anything between calls, so the
+//    descriptors are reset by the spec's Reset::HostMemset: a cudaMemsetAsync
+//    of the header and the descriptors this scan uses, then the scan kernel.
+//
+// 2. ScanPlan<T, Config> -- persistent temp storage, Reset::Epoch:
+//
+//      lookback::ScanPlan<std::uint32_t> plan;
+//      plan.init(max_items, stream);                 // zeroed once
+//      plan.InclusiveSum(d_in, d_out, n, stream);    // one launch, no memset
+//
+//    The plan owns zero-initialised storage. Every descriptor carries the
+//    launch epoch; one from another epoch reads as INVALID; the last block
+//    of each launch advances the epoch and resets the tile ticket, and clears
+//    all descriptors when the epoch wraps (launch_state.cuh). Use a plan from
+//    one stream (launches on it must not overlap).
+//
+// Variants and tuning are chosen by a configuration type (device/config.hpp):
+// lookback::WarpLookback, lookback::Coarsened (default), lookback::Fallback,
+// lookback::Deterministic<C> (bitwise run-to-run identical floating point),
+// or a lookback::ScanConfig<...> with your own TilePolicy.
+//
+// Contract: T trivially copyable and default constructible; the operator
+// associative (not necessarily commutative), callable on host and device;
+// d_in == d_out (in place) works, partial overlap is an error; num_items is
+// 64-bit. Errors come back as cudaError_t with lookback::last_error_message().
+// Pointers that are not aligned to the 16-byte vector width take a scalar path.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "lookback/device/config.hpp"
+#include "lookback/device/dispatch.cuh"
+#include "lookback/device/error.hpp"
+#include "lookback/device/temp_storage.hpp"
+#include "lookback/ops.hpp"
+
+namespace lookback {
+
+using device::LookbackStats;
+
+namespace detail {
+// The stateless API: catalogue protocol with Reset::HostMemset.
+template <class Cfg, bool kExclusive, class T, class Op>
+cudaError_t stateless_scan(void* d_temp, std::size_t& temp_bytes, const T* in, T* out,
+                           std::int64_t n, Op op, T init, cudaStream_t stream,
+                           const Options& options) {
+  constexpr protocol::Protocol kOut = with_reset(Cfg::protocol, protocol::Reset::HostMemset);
+  constexpr protocol::Protocol kIn =
+      with_reset(Cfg::protocol_in_place, protocol::Reset::HostMemset);
+  static_assert(device::descriptor_bytes<kOut, T>() == device::descriptor_bytes<kIn, T>(),
+                "in-place and out-of-place scans share one temp-storage size");
+  if (static_cast<const void*>(in) == static_cast<const void*>(out))
+    return scan_with_protocol<Cfg, kIn, kExclusive>(d_temp, temp_bytes, in, out, n, op, init,
+                                                    stream, options);
+  return scan_with_protocol<Cfg, kOut, kExclusive>(d_temp, temp_bytes, in, out, n, op, init, stream,
+                                                   options);
+}
+}  // namespace detail
+
+struct DeviceScan {
+  // out[i] = in[0] + ... + in[i]
+  template <class Config = Coarsened, class T>
+  static cudaError_t InclusiveSum(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                                  const T* d_in, T* d_out, std::int64_t num_items,
+                                  cudaStream_t stream = 0, const Options& options = {}) {
+    return detail::stateless_scan<Config, false>(d_temp_storage, temp_storage_bytes, d_in, d_out,
+                                                 num_items, Sum{}, T{}, stream, options);
+  }
+  // out[0] = 0, out[i] = in[0] + ... + in[i-1]
+  template <class Config = Coarsened, class T>
+  static cudaError_t ExclusiveSum(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                                  const T* d_in, T* d_out, std::int64_t num_items,
+                                  cudaStream_t stream = 0, const Options& options = {}) {
+    return detail::stateless_scan<Config, true>(d_temp_storage, temp_storage_bytes, d_in, d_out,
+                                                num_items, Sum{}, T{}, stream, options);
+  }
+  // out[i] = in[0] op ... op in[i]
+  template <class Config = Coarsened, class T, class ScanOp>
+  static cudaError_t InclusiveScan(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                                   const T* d_in, T* d_out, ScanOp scan_op, std::int64_t num_items,
+                                   cudaStream_t stream = 0, const Options& options = {}) {
+    return detail::stateless_scan<Config, false>(d_temp_storage, temp_storage_bytes, d_in, d_out,
+                                                 num_items, scan_op, T{}, stream, options);
+  }
+  // out[0] = init, out[i] = init op in[0] op ... op in[i-1]
+  template <class Config = Coarsened, class T, class ScanOp>
+  static cudaError_t ExclusiveScan(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                                   const T* d_in, T* d_out, ScanOp scan_op,
+                                   std::type_identity_t<T> init_value, std::int64_t num_items,
+                                   cudaStream_t stream = 0, const Options& options = {}) {
+    return detail::stateless_scan<Config, true>(d_temp_storage, temp_storage_bytes, d_in, d_out,
+                                                num_items, scan_op, init_value, stream, options);
+  }
+};
+
+// Persistent temp storage for scans of T with one configuration
+// (Reset::Epoch: one launch per scan, no memset).
+template <class T, class Config = Coarsened>
+class ScanPlan {
+ public:
+  static constexpr protocol::Protocol kProtocol = Config::protocol;
+  static constexpr protocol::Protocol kProtocolInPlace = Config::protocol_in_place;
+  static_assert(device::descriptor_bytes<kProtocol, T>() ==
+                device::descriptor_bytes<kProtocolInPlace, T>());
+
+  ScanPlan() = default;
+  ScanPlan(const ScanPlan&) = delete;
+  ScanPlan& operator=(const ScanPlan&) = delete;
+  ScanPlan(ScanPlan&& o) noexcept { swap(o); }
+  ScanPlan& operator=(ScanPlan&& o) noexcept {
+    ScanPlan(std::move(o)).swap(*this);
+    return *this;
+  }
+  ~ScanPlan() {
+    if (storage_ != nullptr) cudaFree(storage_);
+  }
+
+  // Bytes of storage a plan for `max_items` holds.
+  static std::size_t storage_bytes(std::int64_t max_items) {
+    return device::temp_storage_bytes(detail::tiles_for<Config, T>(max_items),
+                                      device::descriptor_bytes<kProtocol, T>());
+  }
+
+  // Allocates zeroed storage for scans of up to max_items items (stream
+  // ordered: use the plan on `stream`, or synchronize first).
+  cudaError_t init(std::int64_t max_items, cudaStream_t stream = 0) {
+    if (max_items < 0 || max_items > detail::max_items<Config, T>())
+      return detail::fail(cudaErrorInvalidValue,
+                          "ScanPlan capacity " + std::to_string(max_items) + " is not in [0, " +
+                              std::to_string(detail::max_items<Config, T>()) + "]");
+    if (storage_ != nullptr) {
+      cudaFree(storage_);
+      storage_ = nullptr;
+    }
+    bytes_ = storage_bytes(max_items);
+    if (cudaError_t e = cudaMalloc(&storage_, bytes_); e != cudaSuccess) {
+      storage_ = nullptr;
+      return detail::fail_cuda(e, "ScanPlan allocation");
+    }
+    if (cudaError_t e = cudaMemsetAsync(storage_, 0, bytes_, stream); e != cudaSuccess)
+      return detail::fail_cuda(e, "ScanPlan zeroing");
+    capacity_ = max_items;
+    return detail::succeed();
+  }
+
+  std::int64_t capacity() const { return capacity_; }
+  std::size_t bytes() const { return bytes_; }
+  void* storage() const { return storage_; }
+
+  cudaError_t InclusiveSum(const T* d_in, T* d_out, std::int64_t n, cudaStream_t stream = 0,
+                           const Options& options = {}) {
+    return run<false>(d_in, d_out, n, Sum{}, T{}, stream, options);
+  }
+  cudaError_t ExclusiveSum(const T* d_in, T* d_out, std::int64_t n, cudaStream_t stream = 0,
+                           const Options& options = {}) {
+    return run<true>(d_in, d_out, n, Sum{}, T{}, stream, options);
+  }
+  template <class ScanOp>
+  cudaError_t InclusiveScan(const T* d_in, T* d_out, ScanOp op, std::int64_t n,
+                            cudaStream_t stream = 0, const Options& options = {}) {
+    return run<false>(d_in, d_out, n, op, T{}, stream, options);
+  }
+  template <class ScanOp>
+  cudaError_t ExclusiveScan(const T* d_in, T* d_out, ScanOp op, T init, std::int64_t n,
+                            cudaStream_t stream = 0, const Options& options = {}) {
+    return run<true>(d_in, d_out, n, op, init, stream, options);
+  }
+
+  // Instrumented configurations: look-back statistics accumulated since the
+  // plan was zeroed or the statistics were last reset (blocks on `stream`).
+  cudaError_t read_stats(LookbackStats& stats, cudaStream_t stream = 0) const {
+    if (storage_ == nullptr) return detail::fail(cudaErrorInvalidValue, "ScanPlan not initialised");
+    cudaError_t e = cudaMemcpyAsync(&stats, &device::header_of(storage_)->stats, sizeof stats,
+                                    cudaMemcpyDeviceToHost, stream);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
+    return e == cudaSuccess ? detail::succeed() : detail::fail_cuda(e, "reading statistics");
+  }
+  cudaError_t reset_stats(cudaStream_t stream = 0) {
+    if (storage_ == nullptr) return detail::fail(cudaErrorInvalidValue, "ScanPlan not initialised");
+    const cudaError_t e =
+        cudaMemsetAsync(&device::header_of(storage_)->stats, 0, sizeof(LookbackStats), stream);
+    return e == cudaSuccess ? detail::succeed() : detail::fail_cuda(e, "resetting statistics");
+  }
+
+ private:
+  template <bool kExclusive, class Op>
+  cudaError_t run(const T* in, T* out, std::int64_t n, Op op, T init, cudaStream_t stream,
+                  const Options& options) {
+    if (storage_ == nullptr)
+      return detail::fail(cudaErrorInvalidValue, "ScanPlan used before a successful init()");
+    if (n > capacity_)
+      return detail::fail(cudaErrorInvalidValue, "num_items = " + std::to_string(n) +
+                                                     " exceeds the plan's capacity " +
+                                                     std::to_string(capacity_));
+    std::size_t bytes = bytes_;
+    if (static_cast<const void*>(in) == static_cast<const void*>(out))
+      return detail::scan_with_protocol<Config, kProtocolInPlace, kExclusive>(
+          storage_, bytes, in, out, n, op, init, stream, options);
+    return detail::scan_with_protocol<Config, kProtocol, kExclusive>(storage_, bytes, in, out, n,
+                                                                     op, init, stream, options);
+  }
+  void swap(ScanPlan& o) noexcept {
+    std::swap(storage_, o.storage_);
+    std::swap(bytes_, o.bytes_);
+    std::swap(capacity_, o.capacity_);
+  }
+
+  void* storage_ = nullptr;
+  std::size_t bytes_ = 0;
+  std::int64_t capacity_ = 0;
+};
+
+}  // namespace lookback
