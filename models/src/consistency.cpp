@@ -65,9 +65,15 @@ Derived::Derived(const ExecutionGraph& g, MemoryModel m)
 
   // Phase (launch) boundaries order everything before against everything after.
   Relation boundary(n_);
-  for (int a = 0; a < n_; ++a)
-    for (int b = 0; b < n_; ++b)
-      if (g.thread(ev[a].thread).phase < g.thread(ev[b].thread).phase) boundary.add(a, b);
+  bool phased = false;
+  for (int t = 0; t < g.threads(); ++t) phased |= g.thread(t).phase != 0;
+  if (phased) {
+    std::vector<int> phase(static_cast<std::size_t>(n_));
+    for (int a = 0; a < n_; ++a) phase[a] = g.thread(ev[a].thread).phase;
+    for (int a = 0; a < n_; ++a)
+      for (int b = 0; b < n_; ++b)
+        if (phase[a] < phase[b]) boundary.add(a, b);
+  }
 
   if (m_ == MemoryModel::Ptx) {
     // observation: strong reads-from, extended through RMW chains.

@@ -212,8 +212,14 @@ class Search {
     std::vector<int> unfinished;
     for (int t = 0; t < n.g.threads(); ++t)
       if (!done(n, t) && n.g.thread(t).phase == phase) unfinished.push_back(t);
-    auto blocked = [&](int t) { return started(n, t) && !can_step[t]; };
+    // A thread is blocked when the scheduler can run it but its next step is
+    // a wait no write in the graph ends; being run, it spins, so it counts
+    // as started from then on.
+    auto blocked = [&](int t) {
+      return runnable[t] && !can_step[t] && n.ts[t].next && n.ts[t].next->exits;
+    };
     auto unstartable = [&](int t) { return !started(n, t) && !runnable[t]; };
+    const bool some_blocked = std::any_of(unfinished.begin(), unfinished.end(), blocked);
     std::vector<int> obliged;  // blocks the progress model makes the scheduler run
     bool hang = false;
     switch (opt_.progress) {
@@ -222,9 +228,11 @@ class Search {
         hang = std::none_of(unfinished.begin(), unfinished.end(), [&](int t) { return can_step[t]; });
         break;
       case Progress::Obe:
+        // Obliged: blocks that took a step. A blocked block that never took
+        // one may be started to spin; blocks never started may stay so.
         for (int t : unfinished)
           if (started(n, t)) obliged.push_back(t);
-        hang = !obliged.empty() &&
+        hang = some_blocked &&
                std::all_of(obliged.begin(), obliged.end(), [&](int t) { return blocked(t); });
         break;
       case Progress::Hsa:
@@ -232,18 +240,24 @@ class Search {
         hang = blocked(obliged[0]) || unstartable(obliged[0]);
         break;
       case Progress::Lobe: {
+        // Obliged: every block up to the highest one that took a step (or is
+        // started now to spin). Hang iff some such prefix is all stuck.
         int top = -1;
         for (int t : unfinished)
           if (started(n, t)) top = t;
-        for (int t : unfinished)
-          if (t <= top) obliged.push_back(t);
-        hang = !obliged.empty() && std::all_of(obliged.begin(), obliged.end(), [&](int t) {
-          return blocked(t) || unstartable(t);
-        });
+        for (int t : unfinished) {
+          if (!blocked(t) && !unstartable(t)) break;
+          obliged.push_back(t);
+          if (t >= top && some_blocked &&
+              std::any_of(obliged.begin(), obliged.end(), blocked)) {
+            hang = true;
+            break;
+          }
+        }
         break;
       }
       case Progress::Unfair:
-        hang = std::any_of(unfinished.begin(), unfinished.end(), blocked);
+        hang = some_blocked;
         break;
     }
     if (!hang) return;
@@ -289,7 +303,7 @@ class Search {
   // (a local step never unblocks another thread).
   bool is_local(const Op& op) const {
     if (op.kind == EventKind::Fence) return op.fence == Fence::AcqRel;
-    return !sys_.local.empty() && sys_.local[op.loc];
+    return op.commutes || (!sys_.local.empty() && sys_.local[op.loc]);
   }
 
   // Canonical renaming of interchangeable threads: within a symmetry class,

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 namespace lookback::model {
 
@@ -16,7 +17,9 @@ ExecutionGraph::ExecutionGraph(std::vector<ThreadInfo> threads, int locations,
 }
 
 int ExecutionGraph::add(Event e, int co_pos) {
-  if (size() >= kMaxEvents) throw std::length_error("execution graph exceeds kMaxEvents events");
+  if (size() >= kMaxEvents)
+    throw std::invalid_argument("instance too large: an execution exceeds " +
+                                std::to_string(kMaxEvents) + " events (use fewer tiles)");
   const int id = size();
   auto& mine = by_thread_[e.thread];
   e.index = static_cast<std::uint16_t>(mine.size());

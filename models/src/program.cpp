@@ -28,6 +28,17 @@ Value Ctx::load(Loc l, Order o, Step s, int tile) {
   return step(std::move(op)).rval;
 }
 
+Value Ctx::load_unshared(Loc l, Order o, Step s, int tile) {
+  Op op;
+  op.kind = EventKind::Read;
+  op.loc = l;
+  op.order = o;
+  op.step = s;
+  op.tile = static_cast<std::int16_t>(tile);
+  op.commutes = true;
+  return step(std::move(op)).rval;
+}
+
 Value Ctx::await(Loc l, Order o, Step s, int tile, std::function<bool(const Value&)> exits) {
   Op op;
   op.kind = EventKind::Read;

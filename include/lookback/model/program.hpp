@@ -37,6 +37,9 @@ struct Op {
   std::int32_t add = 0;    // FetchAdd operand
   Value expected{};        // CAS: compared with the value read
   std::function<bool(const Value&)> exits;  // await: values that end the wait
+  // The program asserts this read commutes with every other thread's steps:
+  // no other thread writes the location.
+  bool commutes = false;
 };
 
 // Thrown by a program that detects a violated property.
@@ -51,6 +54,9 @@ class Ctx {
   Ctx(const ExecutionGraph& g, int thread) : g_(g), thread_(thread) {}
 
   Value load(Loc l, Order o, Step s, int tile);
+  // A load of a location no other thread writes (e.g. a block's own input
+  // tile): the explorer may schedule it eagerly.
+  Value load_unshared(Loc l, Order o, Step s, int tile);
   // Spin until a value satisfying `exits` is read; returns that value.
   Value await(Loc l, Order o, Step s, int tile, std::function<bool(const Value&)> exits);
   void store(Loc l, const Value& v, Order o, Step s, int tile);

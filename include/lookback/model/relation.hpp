@@ -9,7 +9,9 @@
 
 namespace lookback::model {
 
-inline constexpr int kMaxEvents = 256;
+// Bounded instances stay well below this; a larger one is refused with a
+// clear error rather than slowing every relation down.
+inline constexpr int kMaxEvents = 128;
 
 class Bits {
  public:

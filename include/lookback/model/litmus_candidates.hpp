@@ -1,0 +1,42 @@
+// Every candidate execution of a litmus program.
+//
+// A litmus program is straight-line, so its events are fixed: one per
+// instruction. A candidate execution picks, for every read, the write it
+// reads from (the initial value or any write to the same location but
+// itself), a total coherence order of each location's writes, and (PTX
+// only) an order of the fence.sc events. Reads-from edges may point forward
+// in program order, so load buffering is covered, which the explorer's
+// porf-order graph building is not.
+//
+// Two exact prunings keep the count small, both of them axioms (or direct
+// consequences of axioms) that hold location by location:
+//   - per location, the choices must pass the model's coherence condition
+//     on that location alone: PTX sc-per-location and atomicity; SC
+//     acyclic(po-loc | com); RC11 irreflexive(po-loc ; eco?) and, for RMWs,
+//     irreflexive(eco);
+//   - fence.sc orders against program order are skipped: po ; sc back to the
+//     same fence is a causality cycle (PTX cause_base includes po;sc;po), and
+//     RC11 and SC do not use the order at all, so they get just one.
+// Everything else is left to Derived::check.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "lookback/model/graph.hpp"
+#include "lookback/model/litmus_test.hpp"
+
+namespace lookback::model {
+
+// Refuse tests whose candidate count is beyond reach.
+inline constexpr std::uint64_t kMaxLitmusCandidates = 50'000'000;
+
+// The events of thread `t`, in program order, rf and values unset.
+std::vector<Event> litmus_events(const LitmusTest& test, int t);
+
+// Calls `visit` once per candidate (rf set, values not computed). Throws
+// std::runtime_error when there would be more than kMaxLitmusCandidates.
+void for_each_candidate(const LitmusTest& test, MemoryModel model,
+                        const std::function<void(const ExecutionGraph&)>& visit);
+
+}  // namespace lookback::model

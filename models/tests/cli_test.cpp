@@ -1,0 +1,111 @@
+// lookback-check's interface: exit codes, one-line usage errors, output
+// shapes (table, counterexample, JSON, DOT).
+#include "lookback/model/cli.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+using lookback::model::run_cli;
+
+struct CliRun {
+  int code;
+  std::string out, err;
+};
+
+CliRun cli(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  args.push_back("--quiet");
+  const int code = run_cli(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+TEST(Cli, UsageErrorsExitTwoWithOneClearLine) {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"--bogus"},
+           {"--variant"},
+           {"--variant", "no-such-variant"},
+           {"--variant", "warp-lookback", "--tiles", "0"},
+           {"--variant", "warp-lookback", "--tiles", "x"},
+           {"--variant", "warp-lookback", "--memory-model", "tso"},
+           {"--mutant", "warp-lookback"},
+           {"--variant", "stop-at-aggregate"},
+           {"--variant", "fallback", "--layout", "split"},
+           {"--list", "--all"},
+           {}}) {
+    const CliRun r = cli(args);
+    EXPECT_EQ(r.code, 2) << (args.empty() ? "(no args)" : args[0]);
+    EXPECT_EQ(r.err.rfind("lookback-check: ", 0), 0u) << r.err;
+  }
+}
+
+TEST(Cli, HelpExitsZero) { EXPECT_EQ(cli({"--help"}).code, 0); }
+
+TEST(Cli, ListShowsEveryVariantWithItsExpectedVerdict) {
+  const CliRun r = cli({"--list"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("warp-lookback"), std::string::npos);
+  EXPECT_NE(r.out.find("killed by no-data-race"), std::string::npos);
+  EXPECT_NE(r.out.find("killed by termination"), std::string::npos);
+}
+
+TEST(Cli, ProductionVariantPassesWithExitZero) {
+  const CliRun r = cli({"--variant", "warp-lookback", "--tiles", "3", "--layout", "packed",
+                     "--launches", "1"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("verdict: pass"), std::string::npos);
+  EXPECT_NE(r.out.find("executions"), std::string::npos);
+}
+
+TEST(Cli, MutantPrintsACounterexampleAndExitsOne) {
+  const CliRun r = cli({"--mutant", "stop-at-aggregate", "--tiles", "3", "--layout", "packed"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("counterexample"), std::string::npos);
+  EXPECT_NE(r.out.find("violated: correct-prefix: "), std::string::npos);
+  EXPECT_NE(r.out.find("look-back read"), std::string::npos);
+  EXPECT_NE(r.out.find("(from "), std::string::npos);
+}
+
+TEST(Cli, JsonOutputIsOneObject) {
+  const CliRun r = cli({"--mutant", "no-reader-acquire", "--tiles", "2", "--json"});
+  EXPECT_EQ(r.code, 1);
+  ASSERT_FALSE(r.out.empty());
+  EXPECT_EQ(r.out.front(), '{');
+  EXPECT_NE(r.out.find("\"violated\":[\"no-data-race\""), std::string::npos);
+  EXPECT_NE(r.out.find("\"counterexample\":"), std::string::npos);
+}
+
+TEST(Cli, DotFileHoldsTheCounterexampleGraph) {
+  const std::string path = ::testing::TempDir() + "/lookback_cli_test.dot";
+  std::remove(path.c_str());
+  const CliRun r = cli({"--mutant", "fallback-plain-store", "--tiles", "3", "--dot", path});
+  EXPECT_EQ(r.code, 1);
+  std::ifstream f(path);
+  ASSERT_TRUE(f.good());
+  std::stringstream text;
+  text << f.rdbuf();
+  EXPECT_EQ(text.str().rfind("digraph execution", 0), 0u);
+  EXPECT_NE(text.str().find("label=rf"), std::string::npos);
+  EXPECT_NE(text.str().find("monotone-status"), std::string::npos);
+}
+
+TEST(Cli, SameInputSameOutput) {
+  const CliRun a = cli({"--mutant", "split-value-overwritten", "--tiles", "3"});
+  const CliRun b = cli({"--mutant", "split-value-overwritten", "--tiles", "3"});
+  EXPECT_EQ(a.code, 1);
+  // Identical apart from timings.
+  auto strip = [](std::string s) {
+    std::string out;
+    std::istringstream in(s);
+    for (std::string line; std::getline(in, line);)
+      if (line.find(" graphs in ") == std::string::npos) out += line + "\n";
+    return out;
+  };
+  EXPECT_EQ(strip(a.out), strip(b.out));
+}
+
+}  // namespace

@@ -1,0 +1,158 @@
+// The explorer on small hand-written systems whose answers are known:
+// message passing with and without release/acquire, races, deadlocks,
+// determinism, and that the reductions (symmetry, local steps) change
+// counts but never verdicts.
+#include "lookback/model/explorer.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using namespace lookback::model;
+using lookback::protocol::Progress;
+
+constexpr Loc kData = 0, kFlag = 1;
+
+Value num(int n) { return Value::integer(n); }
+
+// P0: data = 1 (data order); flag = 1 (flag order).
+// P1: r = flag (read order); if r == 1: d = data; require d == 1.
+System message_passing(Order data, Order publish, Order read) {
+  System s;
+  s.threads = {{"P0", 0, 0}, {"P1", 1, 0}};
+  s.init = {num(0), num(0)};
+  s.loc_names = {"data", "flag"};
+  s.descriptor = {false, false};
+  s.programs.push_back([=](Ctx& c) {
+    c.store(kData, num(1), data, Step::Litmus, -1);
+    c.store(kFlag, num(1), publish, Step::Litmus, -1);
+  });
+  s.programs.push_back([=](Ctx& c) {
+    if (c.load(kFlag, read, Step::Litmus, -1).num == 1) {
+      const Value d = c.load(kData, data, Step::Litmus, -1);
+      c.require(d.num == 1, Property::CorrectPrefix, "stale data after the flag");
+    }
+  });
+  return s;
+}
+
+ExploreOptions options(MemoryModel m) {
+  ExploreOptions o;
+  o.model = m;
+  return o;
+}
+
+TEST(Explorer, ReleaseAcquireMessagePassingHasNoWeakOutcomeOrRace) {
+  for (MemoryModel m : {MemoryModel::Ptx, MemoryModel::Rc11, MemoryModel::Sc}) {
+    const auto r = explore(message_passing(Order::Weak, Order::Release, Order::Acquire), options(m));
+    EXPECT_TRUE(r.passed()) << to_string(m);
+    EXPECT_EQ(r.executions, 2u) << to_string(m);  // P1 reads flag 0, or flag 1 then data 1
+  }
+}
+
+TEST(Explorer, RelaxedMessagePassingShowsStaleDataUnderPtxAndRc11ButNotSc) {
+  const System s = message_passing(Order::Relaxed, Order::Relaxed, Order::Relaxed);
+  EXPECT_TRUE(explore(s, options(MemoryModel::Ptx)).violations.count(Property::CorrectPrefix));
+  EXPECT_TRUE(explore(s, options(MemoryModel::Rc11)).violations.count(Property::CorrectPrefix));
+  EXPECT_TRUE(explore(s, options(MemoryModel::Sc)).passed());
+}
+
+TEST(Explorer, WeakDataPublishedByRelaxedFlagIsARace) {
+  const auto r = explore(message_passing(Order::Weak, Order::Relaxed, Order::Acquire),
+                         options(MemoryModel::Ptx));
+  ASSERT_TRUE(r.violations.count(Property::NoDataRace));
+  EXPECT_NE(r.violations.at(Property::NoDataRace).message.find("data"), std::string::npos);
+}
+
+TEST(Explorer, FencesRestoreMessagePassing) {
+  System s = message_passing(Order::Relaxed, Order::Relaxed, Order::Relaxed);
+  s.programs[0] = [](Ctx& c) {
+    c.store(kData, num(1), Order::Relaxed, Step::Litmus, -1);
+    c.fence(Fence::AcqRel, Step::Litmus, -1);
+    c.store(kFlag, num(1), Order::Relaxed, Step::Litmus, -1);
+  };
+  s.programs[1] = [](Ctx& c) {
+    if (c.load(kFlag, Order::Relaxed, Step::Litmus, -1).num == 1) {
+      c.fence(Fence::AcqRel, Step::Litmus, -1);
+      c.require(c.load(kData, Order::Relaxed, Step::Litmus, -1).num == 1, Property::CorrectPrefix,
+                "stale");
+    }
+  };
+  EXPECT_TRUE(explore(s, options(MemoryModel::Ptx)).passed());
+  EXPECT_TRUE(explore(s, options(MemoryModel::Rc11)).passed());
+}
+
+TEST(Explorer, CoherenceForbidsReadingOlderValueAfterNewer) {
+  System s;
+  s.threads = {{"W", 0, 0}, {"R", 1, 0}};
+  s.init = {num(0)};
+  s.loc_names = {"x"};
+  s.descriptor = {false};
+  s.programs.push_back([](Ctx& c) {
+    c.store(0, num(1), Order::Relaxed, Step::Litmus, -1);
+    c.store(0, num(2), Order::Relaxed, Step::Litmus, -1);
+  });
+  s.programs.push_back([](Ctx& c) {
+    const int a = c.load(0, Order::Relaxed, Step::Litmus, -1).num;
+    const int b = c.load(0, Order::Relaxed, Step::Litmus, -1).num;
+    c.require(b >= a, Property::MonotoneStatus, "read went back in coherence order");
+  });
+  EXPECT_TRUE(explore(s, options(MemoryModel::Ptx)).passed());
+}
+
+TEST(Explorer, AwaitOnAValueNobodyWritesIsAHangUnderEveryProgressModel) {
+  System s;
+  s.threads = {{"waiter", 0, 0}, {"other", 1, 0}};
+  s.init = {num(0), num(0)};
+  s.loc_names = {"flag", "x"};
+  s.descriptor = {false, false};
+  s.programs.push_back([](Ctx& c) {
+    c.await(0, Order::Acquire, Step::Litmus, -1, [](const Value& v) { return v.num == 1; });
+  });
+  s.programs.push_back([](Ctx& c) { c.store(1, num(1), Order::Relaxed, Step::Litmus, -1); });
+  for (Progress p : {Progress::Fair, Progress::Obe, Progress::Hsa, Progress::Lobe, Progress::Unfair}) {
+    ExploreOptions o = options(MemoryModel::Ptx);
+    o.progress = p;
+    const auto r = explore(s, o);
+    ASSERT_TRUE(r.violations.count(Property::Termination)) << to_string(p);
+    EXPECT_NE(r.violations.at(Property::Termination).message.find("waiter waits on flag"),
+              std::string::npos);
+  }
+}
+
+TEST(Explorer, AwaitSatisfiedByAnotherThreadIsAHangOnlyWithoutFairness) {
+  System s;
+  s.threads = {{"setter", 0, 0}, {"waiter", 1, 0}};
+  s.init = {num(0)};
+  s.loc_names = {"flag"};
+  s.descriptor = {false};
+  s.programs.push_back([](Ctx& c) { c.store(0, num(1), Order::Release, Step::Litmus, -1); });
+  s.programs.push_back([](Ctx& c) {
+    c.await(0, Order::Acquire, Step::Litmus, -1, [](const Value& v) { return v.num == 1; });
+  });
+  auto hangs = [&](Progress p) {
+    ExploreOptions o = options(MemoryModel::Ptx);
+    o.progress = p;
+    return explore(s, o).violations.count(Property::Termination) > 0;
+  };
+  EXPECT_FALSE(hangs(Progress::Fair));
+  EXPECT_TRUE(hangs(Progress::Obe));   // the setter may never be started
+  EXPECT_FALSE(hangs(Progress::Hsa));  // the setter is the lowest id: it runs
+  EXPECT_FALSE(hangs(Progress::Lobe)); // the waiter started, so every lower id runs
+  EXPECT_TRUE(hangs(Progress::Unfair));
+}
+
+TEST(Explorer, ResultsAreReproducible) {
+  const System s = message_passing(Order::Weak, Order::Relaxed, Order::Relaxed);
+  const auto a = explore(s, options(MemoryModel::Ptx));
+  const auto b = explore(s, options(MemoryModel::Ptx));
+  EXPECT_EQ(a.graphs, b.graphs);
+  EXPECT_EQ(a.executions, b.executions);
+  ASSERT_EQ(a.violations.size(), b.violations.size());
+  for (const auto& [p, v] : a.violations) {
+    EXPECT_EQ(v.message, b.violations.at(p).message);
+    EXPECT_EQ(v.schedule, b.violations.at(p).schedule);
+  }
+}
+
+}  // namespace
