@@ -21,5 +21,6 @@ TEST(GpuSmoke, KernelRunsAndWritesEveryElement) {
   std::vector<unsigned> h(n);
   LOOKBACK_CUDA_OK(cudaMemcpy(h.data(), d, n * sizeof(unsigned), cudaMemcpyDeviceToHost));
   LOOKBACK_CUDA_OK(cudaFree(d));
-  for (unsigned i = 0; i < n; ++i) ASSERT_EQ(h[i], i * 3u + 1u) << "at " << i;
+  for (unsigned i = 0; i < n; ++i)
+    ASSERT_EQ(h[i], i * 3u + 1u) << "at " << i;
 }

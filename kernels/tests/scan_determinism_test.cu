@@ -1,0 +1,99 @@
+// Floating point: real-valued inputs within a bound relative to the sum of
+// absolute values, and (Deterministic<...>) bitwise identical outputs across
+// 20 runs, and across runs with and without forced fallbacks.
+#include "scan_test_util.hpp"
+
+namespace lt = lookback::testing;
+using lt::Kind;
+
+namespace {
+
+template <class T>
+double bound_for() {
+  return sizeof(T) == 4 ? 2e-3 : 1e-11;
+}
+
+template <class Cfg, class T>
+void accurate_and_deterministic(Kind kind, int runs) {
+  const std::int64_t n = (1 << 22) + 77;
+  const std::vector<T> in = lt::make_real_input<T>(n, 42);
+  const std::vector<T> want = lt::reference_scan(in, kind);
+  lt::DeviceBuffer<T> d_in(in.size()), d_out(in.size());
+  ASSERT_TRUE(d_in && d_out);
+  LOOKBACK_CUDA_OK(cudaMemcpy(d_in.get(), in.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+  std::size_t bytes = 0;
+  ASSERT_EQ(lt::device_scan<Cfg>(nullptr, bytes, d_in.get(), d_out.get(), n, kind), cudaSuccess);
+  lt::DeviceBuffer<unsigned char> temp(bytes);
+  std::vector<T> first(in.size()), got(in.size());
+  for (int r = 0; r < runs; ++r) {
+    ASSERT_EQ(lt::device_scan<Cfg>(temp.get(), bytes, d_in.get(), d_out.get(), n, kind),
+              cudaSuccess)
+        << lookback::last_error_message();
+    LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), d_out.get(), n * sizeof(T), cudaMemcpyDeviceToHost));
+    if (r == 0) {
+      first = got;
+      ASSERT_TRUE(lt::close_relative(in, want, got, kind, bound_for<T>()));
+    } else if (Cfg::deterministic) {
+      ASSERT_TRUE(lt::equal_exactly(first, got, lookback::detail::tile_items<Cfg, T>()))
+          << "run " << r << " differs from run 0";
+    }
+  }
+}
+
+}  // namespace
+
+#define LOOKBACK_DETERMINISM_TESTS(Name, Cfg)                                              \
+  TEST(ScanFloat, Name##AccurateF32) {                                                     \
+    LOOKBACK_REQUIRE_GPU();                                                                \
+    accurate_and_deterministic<Cfg, float>(Kind::Inclusive, 1);                            \
+    accurate_and_deterministic<Cfg, float>(Kind::Exclusive, 1);                            \
+  }                                                                                        \
+  TEST(ScanFloat, Name##AccurateF64) {                                                     \
+    LOOKBACK_REQUIRE_GPU();                                                                \
+    accurate_and_deterministic<Cfg, double>(Kind::Inclusive, 1);                           \
+    accurate_and_deterministic<Cfg, double>(Kind::Exclusive, 1);                           \
+  }                                                                                        \
+  TEST(ScanDeterministic, Name##F32Bitwise20Runs) {                                        \
+    LOOKBACK_REQUIRE_GPU();                                                                \
+    accurate_and_deterministic<lookback::Deterministic<Cfg>, float>(Kind::Inclusive, 20);  \
+    accurate_and_deterministic<lookback::Deterministic<Cfg>, float>(Kind::Exclusive, 20);  \
+  }                                                                                        \
+  TEST(ScanDeterministic, Name##F64Bitwise20Runs) {                                        \
+    LOOKBACK_REQUIRE_GPU();                                                                \
+    accurate_and_deterministic<lookback::Deterministic<Cfg>, double>(Kind::Inclusive, 20); \
+    accurate_and_deterministic<lookback::Deterministic<Cfg>, double>(Kind::Exclusive, 20); \
+  }
+
+LOOKBACK_DETERMINISM_TESTS(WarpLookback, lookback::WarpLookback)
+LOOKBACK_DETERMINISM_TESTS(Coarsened, lookback::Coarsened)
+LOOKBACK_DETERMINISM_TESTS(Fallback, lookback::Fallback)
+
+// The deterministic fallback gives the same bits whether or not waiting
+// tiles reduce their stalled predecessors themselves.
+TEST(ScanDeterministic, FallbackSameBitsWithForcedFallbacks) {
+  LOOKBACK_REQUIRE_GPU();
+  using Cfg = lookback::Instrumented<lookback::Deterministic<lookback::Fallback>>;
+  const std::int64_t n = (1 << 22) + 77;
+  const std::vector<float> in = lt::make_real_input<float>(n, 7);
+  lt::DeviceBuffer<float> d_in(in.size()), d_out(in.size());
+  ASSERT_TRUE(d_in && d_out);
+  LOOKBACK_CUDA_OK(cudaMemcpy(d_in.get(), in.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  lookback::ScanPlan<float, Cfg> plan;
+  ASSERT_EQ(plan.init(n), cudaSuccess) << lookback::last_error_message();
+  std::vector<float> calm(in.size()), stalled(in.size());
+  ASSERT_EQ(plan.InclusiveSum(d_in.get(), d_out.get(), n), cudaSuccess)
+      << lookback::last_error_message();
+  LOOKBACK_CUDA_OK(cudaMemcpy(calm.data(), d_out.get(), n * sizeof(float), cudaMemcpyDeviceToHost));
+  ASSERT_EQ(plan.reset_stats(), cudaSuccess);
+  lookback::Options stall;
+  stall.stall_ns = 200000;
+  stall.stall_every = 2;
+  ASSERT_EQ(plan.InclusiveSum(d_in.get(), d_out.get(), n, 0, stall), cudaSuccess)
+      << lookback::last_error_message();
+  LOOKBACK_CUDA_OK(
+      cudaMemcpy(stalled.data(), d_out.get(), n * sizeof(float), cudaMemcpyDeviceToHost));
+  lookback::LookbackStats stats{};
+  ASSERT_EQ(plan.read_stats(stats), cudaSuccess);
+  EXPECT_GT(stats.fallbacks, 0u) << "no fallback was forced";
+  EXPECT_TRUE(lt::equal_exactly(calm, stalled, lookback::detail::tile_items<Cfg, float>()));
+}

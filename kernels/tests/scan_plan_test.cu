@@ -1,0 +1,81 @@
+// Persistent temp storage (ScanPlan, Reset::Epoch): many launches of
+// different sizes, kinds and placements on one plan must each be exact
+// (stale descriptors of earlier launches read as INVALID), also across
+// epoch wraps (a protocol with a 2-bit epoch wraps every 4 launches).
+#include "scan_test_util.hpp"
+
+namespace lt = lookback::testing;
+using lt::Kind;
+
+namespace {
+
+template <class Cfg>
+struct TwoBitEpoch : Cfg {
+  static constexpr lookback::protocol::Protocol narrow(lookback::protocol::Protocol p) {
+    p.epoch_bits = 2;
+    return p;
+  }
+  static constexpr lookback::protocol::Protocol protocol = narrow(Cfg::protocol);
+  static constexpr lookback::protocol::Protocol protocol_in_place = narrow(Cfg::protocol_in_place);
+};
+
+template <class Cfg, class T>
+void many_launches() {
+  const std::int64_t tile = lookback::detail::tile_items<Cfg, T>();
+  const std::int64_t sizes[] = {
+      (1 << 21) + 9, 5,       3 * tile + 1, (1 << 21) - 7, 1,       tile, (1 << 21) + 9,
+      2 * tile - 1,  1 << 20, 33,           (1 << 21),     tile + 1};
+  const std::int64_t cap = (1 << 21) + 16;
+  lookback::ScanPlan<T, Cfg> plan;
+  ASSERT_EQ(plan.init(cap), cudaSuccess) << lookback::last_error_message();
+  lt::DeviceBuffer<T> a(cap + 4), b(cap + 4);
+  ASSERT_TRUE(a && b);
+  int launch = 0;
+  for (int round = 0; round < 2; ++round) {
+    for (std::int64_t n : sizes) {
+      const Kind kind = (launch % 3 == 1) ? Kind::Exclusive : Kind::Inclusive;
+      const bool in_place = launch % 2 == 1;
+      const std::vector<T> in = lt::make_input<T>(n, 1000 + launch);
+      const std::vector<T> want = lt::reference_scan(in, kind);
+      T* d_in = a.get() + (launch % 4 == 3 ? 1 : 0);
+      T* d_out = in_place ? d_in : b.get();
+      LOOKBACK_CUDA_OK(cudaMemcpy(d_in, in.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+      ASSERT_EQ(lt::plan_scan(plan, d_in, d_out, n, kind), cudaSuccess)
+          << lookback::last_error_message();
+      std::vector<T> got(in.size());
+      LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), d_out, n * sizeof(T), cudaMemcpyDeviceToHost));
+      ASSERT_TRUE(lt::equal_exactly(want, got, tile))
+          << "launch " << launch << ", n = " << n << ", " << lt::name(kind)
+          << (in_place ? ", in place" : "");
+      ++launch;
+    }
+  }
+}
+
+}  // namespace
+
+#define LOOKBACK_PLAN_TESTS(Name, Cfg)                   \
+  TEST(ScanPlan, Name##U32) {                            \
+    LOOKBACK_REQUIRE_GPU();                              \
+    many_launches<Cfg, std::uint32_t>();                 \
+  }                                                      \
+  TEST(ScanPlan, Name##F64) {                            \
+    LOOKBACK_REQUIRE_GPU();                              \
+    many_launches<Cfg, double>();                        \
+  }                                                      \
+  TEST(ScanPlan, Name##Affine) {                         \
+    LOOKBACK_REQUIRE_GPU();                              \
+    many_launches<Cfg, lookback::Affine>();              \
+  }                                                      \
+  TEST(ScanPlan, Name##U32EpochWraps) {                  \
+    LOOKBACK_REQUIRE_GPU();                              \
+    many_launches<TwoBitEpoch<Cfg>, std::uint32_t>();    \
+  }                                                      \
+  TEST(ScanPlan, Name##AffineEpochWraps) {               \
+    LOOKBACK_REQUIRE_GPU();                              \
+    many_launches<TwoBitEpoch<Cfg>, lookback::Affine>(); \
+  }
+
+LOOKBACK_PLAN_TESTS(WarpLookback, lookback::WarpLookback)
+LOOKBACK_PLAN_TESTS(Coarsened, lookback::Coarsened)
+LOOKBACK_PLAN_TESTS(Fallback, lookback::Fallback)

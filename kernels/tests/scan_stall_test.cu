@@ -1,0 +1,82 @@
+// Forced stalls (instrumented kernels): every second tile sleeps before
+// publishing its aggregate. The fallback variant must take fallbacks (and
+// stay exact, in place too, where its validation matters); the others must
+// simply wait and stay exact.
+#include "scan_test_util.hpp"
+
+namespace lt = lookback::testing;
+using lt::Kind;
+
+namespace {
+
+template <class Cfg, class T>
+lookback::LookbackStats stalled_scan(bool in_place, Kind kind, std::uint32_t stall_ns) {
+  lookback::LookbackStats stats{};
+  const std::int64_t n = (1 << 22) + 5;
+  const std::vector<T> in = lt::make_input<T>(n, 99);
+  const std::vector<T> want = lt::reference_scan(in, kind);
+  lt::DeviceBuffer<T> a(in.size()), b(in.size());
+  EXPECT_TRUE(a && b);
+  if (!a || !b) return stats;
+  T* d_out = in_place ? a.get() : b.get();
+  EXPECT_EQ(cudaMemcpy(a.get(), in.data(), n * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+  lookback::ScanPlan<T, Cfg> plan;
+  EXPECT_EQ(plan.init(n), cudaSuccess) << lookback::last_error_message();
+  lookback::Options options;
+  options.stall_ns = stall_ns;
+  options.stall_every = 2;
+  EXPECT_EQ(lt::plan_scan(plan, a.get(), d_out, n, kind, options), cudaSuccess)
+      << lookback::last_error_message();
+  std::vector<T> got(in.size());
+  EXPECT_EQ(cudaMemcpy(got.data(), d_out, n * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_TRUE(lt::equal_exactly(want, got, lookback::detail::tile_items<Cfg, T>()));
+  EXPECT_EQ(plan.read_stats(stats), cudaSuccess);
+  return stats;
+}
+
+using InstrumentedFallback = lookback::Instrumented<lookback::Fallback>;
+
+}  // namespace
+
+TEST(ScanStall, FallbackTakesFallbacksOutOfPlace) {
+  LOOKBACK_REQUIRE_GPU();
+  const auto s = stalled_scan<InstrumentedFallback, std::uint32_t>(false, Kind::Inclusive, 200000);
+  EXPECT_GT(s.fallbacks, 0u);
+  EXPECT_GT(s.fallback_wins, 0u);
+}
+TEST(ScanStall, FallbackTakesFallbacksInPlace) {
+  LOOKBACK_REQUIRE_GPU();
+  const auto s = stalled_scan<InstrumentedFallback, std::uint32_t>(true, Kind::Exclusive, 200000);
+  EXPECT_GT(s.fallbacks, 0u);
+}
+TEST(ScanStall, FallbackAffineInPlaceSplitLayout) {
+  LOOKBACK_REQUIRE_GPU();
+  const auto s =
+      stalled_scan<InstrumentedFallback, lookback::Affine>(true, Kind::Inclusive, 200000);
+  EXPECT_GT(s.fallbacks, 0u);
+}
+TEST(ScanStall, FallbackF64OutOfPlace) {
+  LOOKBACK_REQUIRE_GPU();
+  const auto s = stalled_scan<InstrumentedFallback, double>(false, Kind::Exclusive, 200000);
+  EXPECT_GT(s.fallbacks, 0u);
+}
+// Short stalls: owners and fallbacks race (CAS lost, in-place validation
+// discarding a reduction); the results must stay exact.
+TEST(ScanStall, FallbackRacesWithOwnersInPlace) {
+  LOOKBACK_REQUIRE_GPU();
+  for (std::uint32_t ns : {20000u, 50000u, 80000u})
+    stalled_scan<InstrumentedFallback, std::uint32_t>(true, Kind::Inclusive, ns);
+}
+TEST(ScanStall, CoarsenedWaits) {
+  LOOKBACK_REQUIRE_GPU();
+  const auto s = stalled_scan<lookback::Instrumented<lookback::Coarsened>, std::uint32_t>(
+      false, Kind::Inclusive, 50000);
+  EXPECT_GT(s.spin_rounds, 0u);
+  EXPECT_EQ(s.fallbacks, 0u);
+}
+TEST(ScanStall, WarpLookbackWaits) {
+  LOOKBACK_REQUIRE_GPU();
+  const auto s = stalled_scan<lookback::Instrumented<lookback::WarpLookback>, double>(
+      true, Kind::Exclusive, 50000);
+  EXPECT_GT(s.spin_rounds, 0u);
+}
