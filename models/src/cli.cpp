@@ -196,7 +196,8 @@ int check_one(const Options& o, std::ostream& out, std::ostream& err) {
       out << "  [" << instance_text(run) << "]\n    " << run.result.executions
           << " executions (" << run.result.stuck << " stuck), " << run.result.graphs
           << " graphs in " << std::fixed << std::setprecision(2) << run.result.seconds << " s ("
-          << std::setprecision(0) << rate << " graphs/s)"
+          << std::setprecision(0) << rate << " graphs/s), longest block "
+          << run.result.max_thread_steps << " steps"
           << (run.result.complete ? "" : "  INCOMPLETE: --max-graphs reached") << "\n";
     }
     out << "verdict: " << verdict_text(r) << "\n";
@@ -228,7 +229,7 @@ int check_all(const Options& o, std::ostream& out) {
   bool all_ok = true;
   if (!o.json) {
     out << std::left << std::setw(32) << "variant" << std::setw(12) << "kind" << std::setw(20)
-        << "expected" << std::setw(46) << "verdict" << std::right << std::setw(12) << "executions"
+        << "expected" << std::setw(58) << "verdict" << std::right << std::setw(12) << "executions"
         << std::setw(10) << "graphs" << std::setw(9) << "time" << "\n";
   }
   for (const auto& v : kCatalogue) {
@@ -239,7 +240,7 @@ int check_all(const Options& o, std::ostream& out) {
       t << std::fixed << std::setprecision(2) << r.seconds() << "s";
       out << std::left << std::setw(32) << v.name << std::setw(12) << kind_name(v.kind)
           << std::setw(20) << (v.kind == Kind::Mutant ? to_string(v.expected) : "-")
-          << std::setw(46) << (verdict_text(r) + (r.as_expected() ? "" : "  <-- UNEXPECTED"))
+          << std::setw(58) << (verdict_text(r) + (r.as_expected() ? "" : "  <-- UNEXPECTED"))
           << std::right << std::setw(12) << r.executions() << std::setw(10) << r.graphs()
           << std::setw(9) << t.str() << "\n"
           << std::flush;

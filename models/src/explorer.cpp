@@ -281,7 +281,9 @@ class Search {
     record(Property::Termination, os.str(), n, waiter);
   }
 
-  void tick() {
+  void tick(const ExecutionGraph& g, int t) {
+    res_.max_thread_steps =
+        std::max(res_.max_thread_steps, static_cast<int>(g.thread_events(t).size()));
     ++res_.graphs;
     if (opt_.max_graphs && res_.graphs >= opt_.max_graphs) {
       res_.complete = false;
@@ -375,6 +377,12 @@ class Search {
     std::vector<Child> children;
     for (int t = 0; t < threads; ++t) {
       if (!runnable[t] || (forced >= 0 && t != forced)) continue;
+      if (opt_.check_wait_free && n.ts[t].next->exits) {
+        record(Property::FallbackWaitFree,
+               n.g.thread(t).name + " can wait without bound on " + sys_.loc_names[n.ts[t].next->loc] +
+                   ": its progress depends on other blocks",
+               n, t);
+      }
       for (Node& raw : successors(n, t)) {
         auto fp = fingerprint(raw.g);
         if (seen_.count(fp)) {  // visited before, hence consistent
@@ -394,7 +402,7 @@ class Search {
     for (Child& c : children) {
       if (stop_) return;
       if (!seen_.insert(c.fp).second) continue;
-      tick();
+      tick(c.node.g, c.thread);
       if (stop_) return;
       if (!check_new_event(c.node, c.thread, c.race)) continue;
       visit(c.node);

@@ -53,6 +53,12 @@ bool CheckRun::complete() const {
   return std::all_of(runs.begin(), runs.end(), [](const auto& r) { return r.result.complete; });
 }
 
+int default_tiles(const Protocol& p, int launches) {
+  if (launches > 1) return kDefaultReuseTiles;
+  if (p.fallback && p.in_place) return kDefaultInPlaceFallbackTiles;
+  return kDefaultTiles;
+}
+
 CheckRun check_variant(const NamedVariant& v, const Settings& s) {
   CheckRun out{v, {}};
   Protocol p = v.protocol;
@@ -77,7 +83,7 @@ CheckRun check_variant(const NamedVariant& v, const Settings& s) {
       InstanceRun run;
       run.instance.layout = layout;
       run.instance.launches = launches;
-      run.instance.tiles = s.tiles.value_or(launches > 1 ? kDefaultReuseTiles : kDefaultTiles);
+      run.instance.tiles = s.tiles.value_or(default_tiles(p, launches));
       run.instance.window = s.window.value_or(kDefaultWindow);
       run.instance.resident = s.resident.value_or(0);
       run.protocol = p;
@@ -88,6 +94,9 @@ CheckRun check_variant(const NamedVariant& v, const Settings& s) {
       opt.model = run.model;
       opt.progress = run.progress;
       opt.stop_at_first = s.stop_at_first;
+      // Variants that claim termination without any fairness must also be
+      // wait-free: no wait of theirs may depend on another block.
+      opt.check_wait_free = v.claims == Progress::Unfair;
       opt.max_graphs = s.max_graphs;
       if (s.on_progress) {
         const std::string what = std::string(v.name) + " (" + to_string(layout) + ", " +

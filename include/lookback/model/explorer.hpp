@@ -32,6 +32,10 @@ struct ExploreOptions {
   MemoryModel model = MemoryModel::Ptx;
   Progress progress = Progress::Obe;
   bool check_termination = true;
+  // fallback-wait-free: no block ever waits unboundedly (every wait has a
+  // spin bound), so a block running alone finishes in a bounded number of
+  // its own steps whatever the others do.
+  bool check_wait_free = false;
   bool check_races = true;
   // Identify graphs that differ only by permuting interchangeable threads
   // (System::symmetry_class); off under progress models that rank blocks.
@@ -58,6 +62,7 @@ struct ExploreResult {
   std::uint64_t stuck = 0;       // maximal graphs with some thread still waiting
   double seconds = 0;
   bool complete = true;          // false when max_graphs cut the search short
+  int max_thread_steps = 0;      // most events any one block performed
   // Shortest counterexample found for each violated property.
   std::map<Property, Violation> violations;
   bool passed() const { return violations.empty(); }

@@ -54,6 +54,12 @@ struct CheckRun {
 inline constexpr int kDefaultTiles = 4;
 inline constexpr int kDefaultWindow = 2;
 inline constexpr int kDefaultReuseTiles = 3;  // per check with two launches
+// The in-place fallback has the largest state space (strong data accesses and
+// re-validation reads interleave with everything): at 4 tiles it takes about
+// three minutes, so --all checks it at 3 (a 4-tile run is one flag away).
+inline constexpr int kDefaultInPlaceFallbackTiles = 3;
+
+int default_tiles(const protocol::Protocol& p, int launches);
 
 CheckRun check_variant(const protocol::NamedVariant& v, const Settings& s);
 
