@@ -1,0 +1,508 @@
+// lookback_bench: times each lookback variant, cub::DeviceScan and
+// cudaMemcpyAsync (device to device) in one process.
+//
+//   lookback_bench [--csv FILE] [--min-log 10] [--max-log 30] [--quick]
+//                  [--suite main|tuning|stats|all]
+//
+// Method: the lookback variants run through ScanPlan (Reset::Epoch: one
+// launch per scan, no memset); every timed launch reads and writes another
+// slice of input/output pools of at least 256 MiB each (more than the 50 MB
+// L2), so no run finds its data in L2; CUDA events around every launch;
+// warm-up launches first; the median of the repetitions is reported. GB/s
+// counts one read and one write per element. Every implementation's output
+// is compared bitwise with CUB's on the GPU at every size (inputs are small
+// integers, so float sums are exact), and CUB's with the CPU reference up to
+// 2^22 items.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+#include <cub/device/device_scan.cuh>
+
+#include "lookback/device_scan.cuh"
+#include "lookback/ops.hpp"
+#include "lookback/reference/scan.hpp"
+
+namespace {
+
+#define CHECK_CUDA(expr)                                                      \
+  do {                                                                        \
+    const cudaError_t e_ = (expr);                                            \
+    if (e_ != cudaSuccess) {                                                  \
+      std::fprintf(stderr, "%s:%d: %s: %s (%s)\n", __FILE__, __LINE__, #expr, \
+                   cudaGetErrorName(e_), lookback::last_error_message());     \
+      std::exit(1);                                                           \
+    }                                                                         \
+  } while (0)
+
+__host__ __device__ inline std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// Integers use all bits (sums wrap); floats are integers in [-4, 4], so every
+// association of their sums is exact and outputs can be compared bitwise.
+template <class T>
+__global__ void fill(T* p, std::int64_t n, std::uint64_t seed) {
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    const std::uint64_t r = mix(seed + static_cast<std::uint64_t>(i));
+    if constexpr (std::is_floating_point_v<T>) {
+      p[i] = static_cast<T>(static_cast<int>(r % 9) - 4);
+    } else {
+      p[i] = static_cast<T>(r);
+    }
+  }
+}
+
+template <class T>
+__global__ void count_mismatches(const T* a, const T* b, std::int64_t n, unsigned long long* bad) {
+  unsigned long long local = 0;
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    using Bits = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
+    static_assert(sizeof(T) == sizeof(Bits));
+    Bits x, y;
+    memcpy(&x, &a[i], sizeof(T));
+    memcpy(&y, &b[i], sizeof(T));
+    if (x != y) ++local;
+  }
+  if (local) atomicAdd(bad, local);
+}
+
+struct Row {
+  std::string op;
+  std::int64_t n;
+  std::string impl;
+  double median_us;
+  double min_us;
+  double gbps;
+  double pct_copy;
+  double vs_cub;  // CUB time / this time (> 1: faster than CUB)
+  std::string check;
+};
+
+struct Settings {
+  std::string csv;
+  int min_log = 10;
+  int max_log = 30;
+  bool quick = false;
+  std::string suite = "main";
+};
+
+std::vector<Row> g_rows;
+FILE* g_csv = nullptr;
+
+void emit(const Row& r) {
+  std::printf("%-14s %11lld  %-22s %10.2f %9.1f %7.1f%% %7.2fx  %s\n", r.op.c_str(),
+              static_cast<long long>(r.n), r.impl.c_str(), r.median_us, r.gbps, r.pct_copy,
+              r.vs_cub, r.check.c_str());
+  std::fflush(stdout);
+  if (g_csv) {
+    std::fprintf(g_csv, "%s,%lld,%s,%.3f,%.3f,%.2f,%.2f,%.4f,%s\n", r.op.c_str(),
+                 static_cast<long long>(r.n), r.impl.c_str(), r.median_us, r.min_us, r.gbps,
+                 r.pct_copy, r.vs_cub, r.check.c_str());
+    std::fflush(g_csv);
+  }
+  g_rows.push_back(r);
+}
+
+// Times `launch(slice)` (enqueues one operation on `stream` using rotating
+// slice `slice`): warm-up, then median and minimum of the repetitions.
+struct Timing {
+  double median_us, min_us;
+};
+Timing time_it(const std::function<void(int)>& launch, int slices, cudaStream_t stream,
+               bool quick) {
+  cudaEvent_t a, b;
+  CHECK_CUDA(cudaEventCreate(&a));
+  CHECK_CUDA(cudaEventCreate(&b));
+  for (int i = 0; i < 3; ++i)
+    launch(i % slices);
+  CHECK_CUDA(cudaEventRecord(a, stream));
+  launch(3 % slices);
+  CHECK_CUDA(cudaEventRecord(b, stream));
+  CHECK_CUDA(cudaEventSynchronize(b));
+  float est_ms = 0;
+  CHECK_CUDA(cudaEventElapsedTime(&est_ms, a, b));
+  const double budget_ms = quick ? 20.0 : 60.0;
+  int reps = static_cast<int>(budget_ms / std::max(est_ms, 0.002f));
+  reps = std::clamp(reps, quick ? 7 : 15, quick ? 50 : 300);
+  std::vector<cudaEvent_t> ev(2 * reps);
+  for (auto& e : ev)
+    CHECK_CUDA(cudaEventCreate(&e));
+  for (int r = 0; r < reps; ++r) {
+    CHECK_CUDA(cudaEventRecord(ev[2 * r], stream));
+    launch((r + 4) % slices);
+    CHECK_CUDA(cudaEventRecord(ev[2 * r + 1], stream));
+  }
+  CHECK_CUDA(cudaStreamSynchronize(stream));
+  std::vector<double> t(reps);
+  for (int r = 0; r < reps; ++r) {
+    float ms = 0;
+    CHECK_CUDA(cudaEventElapsedTime(&ms, ev[2 * r], ev[2 * r + 1]));
+    t[r] = ms * 1000.0;
+  }
+  for (auto& e : ev)
+    CHECK_CUDA(cudaEventDestroy(e));
+  CHECK_CUDA(cudaEventDestroy(a));
+  CHECK_CUDA(cudaEventDestroy(b));
+  std::sort(t.begin(), t.end());
+  return {t[reps / 2], t[0]};
+}
+
+// Rotating input/output pools for one value type.
+template <class T>
+struct Pools {
+  T* in = nullptr;
+  T* out = nullptr;
+  T* expected = nullptr;
+  std::size_t pool_items = 0;
+
+  explicit Pools(std::int64_t max_n) {
+    const std::size_t min_bytes = std::size_t{256} << 20;
+    pool_items = std::max<std::size_t>(static_cast<std::size_t>(max_n) + 64, min_bytes / sizeof(T));
+    CHECK_CUDA(cudaMalloc(&in, pool_items * sizeof(T)));
+    CHECK_CUDA(cudaMalloc(&out, pool_items * sizeof(T)));
+    CHECK_CUDA(cudaMalloc(&expected, static_cast<std::size_t>(max_n) * sizeof(T) + 256));
+    fill<<<1024, 256>>>(in, static_cast<std::int64_t>(pool_items), 12345);
+    CHECK_CUDA(cudaGetLastError());
+    CHECK_CUDA(cudaDeviceSynchronize());
+  }
+  ~Pools() {
+    cudaFree(in);
+    cudaFree(out);
+    cudaFree(expected);
+  }
+  // Slices of n items, 256-byte aligned.
+  std::size_t stride(std::int64_t n) const {
+    const std::size_t bytes = (static_cast<std::size_t>(n) * sizeof(T) + 255) & ~std::size_t{255};
+    return bytes / sizeof(T);
+  }
+  int slices(std::int64_t n) const {
+    return static_cast<int>(std::max<std::size_t>(1, pool_items / stride(n)));
+  }
+  T* in_slice(std::int64_t n, int s) const { return in + stride(n) * s; }
+  T* out_slice(std::int64_t n, int s) const { return out + stride(n) * s; }
+};
+
+template <class T>
+unsigned long long mismatches(const T* a, const T* b, std::int64_t n) {
+  unsigned long long* d = nullptr;
+  CHECK_CUDA(cudaMalloc(&d, sizeof *d));
+  CHECK_CUDA(cudaMemset(d, 0, sizeof *d));
+  count_mismatches<<<1024, 256>>>(a, b, n, d);
+  CHECK_CUDA(cudaGetLastError());
+  unsigned long long h = 0;
+  CHECK_CUDA(cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaFree(d));
+  return h;
+}
+
+enum class OpKind { Sum, Max };
+
+// A lookback implementation to time: a named ScanPlan type.
+template <class T, class Cfg>
+struct LookbackImpl {
+  const char* name;
+};
+
+template <class T, OpKind kOp, bool kExclusive>
+struct Case {
+  const char* op_name;
+  using Op = std::conditional_t<kOp == OpKind::Sum, lookback::Sum, lookback::Max>;
+
+  static cudaError_t cub_scan(void* temp, std::size_t& bytes, const T* in, T* out, std::int64_t n,
+                              cudaStream_t s) {
+    const int ni = static_cast<int>(n);
+    if constexpr (kExclusive) {
+      if constexpr (kOp == OpKind::Sum) {
+        return cub::DeviceScan::ExclusiveSum(temp, bytes, in, out, ni, s);
+      } else {
+        return cub::DeviceScan::ExclusiveScan(temp, bytes, in, out, Op{},
+                                              lookback::identity_of<T>(Op{}), ni, s);
+      }
+    } else {
+      if constexpr (kOp == OpKind::Sum) {
+        return cub::DeviceScan::InclusiveSum(temp, bytes, in, out, ni, s);
+      } else {
+        return cub::DeviceScan::InclusiveScan(temp, bytes, in, out, Op{}, ni, s);
+      }
+    }
+  }
+  template <class Plan>
+  static cudaError_t plan_scan(Plan& plan, const T* in, T* out, std::int64_t n, cudaStream_t s) {
+    if constexpr (kExclusive) {
+      return plan.ExclusiveScan(in, out, Op{}, lookback::identity_of<T>(Op{}), n, s);
+    } else {
+      return plan.InclusiveScan(in, out, Op{}, n, s);
+    }
+  }
+  static std::vector<T> reference(const std::vector<T>& in) {
+    if constexpr (kExclusive) {
+      return lookback::reference::exclusive_scan(in, lookback::identity_of<T>(Op{}), Op{});
+    } else {
+      return lookback::reference::inclusive_scan(in, Op{});
+    }
+  }
+};
+
+std::vector<std::int64_t> sizes(const Settings& s, bool odd) {
+  std::vector<std::int64_t> v;
+  for (int l = s.min_log; l <= s.max_log; ++l) {
+    if (s.quick && l < 26 && l % 2 == 1 && l != 25) continue;
+    v.push_back(std::int64_t{1} << l);
+    if (odd && (l == 20 || l == 24)) v.push_back((std::int64_t{1} << l) + 1234567 % (1 << (l - 4)));
+  }
+  return v;
+}
+
+// Runs one operation over all sizes: copy, CUB, then every lookback plan.
+template <class C, class T, class... Cfgs>
+void run_op(const Settings& settings, const char* op_name, const std::vector<std::int64_t>& ns,
+            const std::vector<const char*>& impl_names) {
+  std::printf("\n== %s ==\n%-14s %11s  %-22s %10s %9s %8s %8s  %s\n", op_name, "op", "n", "impl",
+              "median_us", "GB/s", "%copy", "vsCUB", "check");
+  const std::int64_t max_n = *std::max_element(ns.begin(), ns.end());
+  Pools<T> pools(max_n);
+  cudaStream_t stream;
+  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+
+  std::size_t cub_bytes = 0;
+  CHECK_CUDA(C::cub_scan(nullptr, cub_bytes, pools.in, pools.out, max_n, stream));
+  void* cub_temp = nullptr;
+  CHECK_CUDA(cudaMalloc(&cub_temp, cub_bytes + 256));
+
+  auto plans = std::make_tuple(lookback::ScanPlan<T, Cfgs>()...);
+  std::apply([&](auto&... p) { ([&] { CHECK_CUDA(p.init(max_n, stream)); }(), ...); }, plans);
+  CHECK_CUDA(cudaStreamSynchronize(stream));
+
+  for (std::int64_t n : ns) {
+    const int slices = pools.slices(n);
+    const double bytes = 2.0 * static_cast<double>(n) * sizeof(T);
+    // Copy.
+    const Timing copy = time_it(
+        [&](int s) {
+          CHECK_CUDA(cudaMemcpyAsync(pools.out_slice(n, s), pools.in_slice(n, s), n * sizeof(T),
+                                     cudaMemcpyDeviceToDevice, stream));
+        },
+        slices, stream, settings.quick);
+    // CUB, and its output as the expected result for slice 0.
+    std::size_t b = cub_bytes;
+    CHECK_CUDA(C::cub_scan(cub_temp, b, pools.in_slice(n, 0), pools.expected, n, stream));
+    CHECK_CUDA(cudaStreamSynchronize(stream));
+    std::string cub_check = "gpu";
+    if (n <= (std::int64_t{1} << 22)) {
+      std::vector<T> h_in(n), h_out(n);
+      CHECK_CUDA(
+          cudaMemcpy(h_in.data(), pools.in_slice(n, 0), n * sizeof(T), cudaMemcpyDeviceToHost));
+      CHECK_CUDA(cudaMemcpy(h_out.data(), pools.expected, n * sizeof(T), cudaMemcpyDeviceToHost));
+      const std::vector<T> want = C::reference(h_in);
+      cub_check =
+          std::memcmp(want.data(), h_out.data(), n * sizeof(T)) == 0 ? "cpu-ok" : "CPU-FAIL";
+    }
+    const Timing cub = time_it(
+        [&](int s) {
+          std::size_t bb = cub_bytes;
+          CHECK_CUDA(
+              C::cub_scan(cub_temp, bb, pools.in_slice(n, s), pools.out_slice(n, s), n, stream));
+        },
+        slices, stream, settings.quick);
+    emit({op_name, n, "copy", copy.median_us, copy.min_us, bytes / copy.median_us / 1e3, 100.0,
+          cub.median_us / copy.median_us, "-"});
+    emit({op_name, n, "cub", cub.median_us, cub.min_us, bytes / cub.median_us / 1e3,
+          100.0 * copy.median_us / cub.median_us, 1.0, cub_check});
+    // Lookback variants.
+    std::size_t idx = 0;
+    std::apply(
+        [&](auto&... plan) {
+          (
+              [&](auto& p) {
+                const char* name = impl_names[idx++];
+                CHECK_CUDA(C::plan_scan(p, pools.in_slice(n, 0), pools.out_slice(n, 0), n, stream));
+                CHECK_CUDA(cudaStreamSynchronize(stream));
+                const unsigned long long bad = mismatches(pools.out_slice(n, 0), pools.expected, n);
+                const Timing t = time_it(
+                    [&](int s) {
+                      CHECK_CUDA(
+                          C::plan_scan(p, pools.in_slice(n, s), pools.out_slice(n, s), n, stream));
+                    },
+                    slices, stream, settings.quick);
+                // Re-check after the timed runs (many epochs on one plan).
+                CHECK_CUDA(C::plan_scan(p, pools.in_slice(n, 0), pools.out_slice(n, 0), n, stream));
+                CHECK_CUDA(cudaStreamSynchronize(stream));
+                const unsigned long long bad2 =
+                    mismatches(pools.out_slice(n, 0), pools.expected, n);
+                emit({op_name, n, name, t.median_us, t.min_us, bytes / t.median_us / 1e3,
+                      100.0 * copy.median_us / t.median_us, cub.median_us / t.median_us,
+                      bad + bad2 == 0 ? "ok" : "FAIL(" + std::to_string(bad + bad2) + ")"});
+              }(plan),
+              ...);
+        },
+        plans);
+  }
+  CHECK_CUDA(cudaFree(cub_temp));
+  CHECK_CUDA(cudaStreamDestroy(stream));
+}
+
+// Benchmark configurations: vector path only (the pools are aligned).
+template <lookback::Variant V, class Policy = lookback::detail::default_policy_t<V>,
+          bool kDet = false>
+using Bench = lookback::ScanConfig<V, Policy, kDet, false, false>;
+using BWarp = Bench<lookback::Variant::WarpLookback>;
+using BCoarse = Bench<lookback::Variant::Coarsened>;
+using BFallback = Bench<lookback::Variant::Fallback>;
+using BCoarseDet = Bench<lookback::Variant::Coarsened, lookback::CoarsenedPolicy, true>;
+
+void main_suite(const Settings& s) {
+  const auto ns = sizes(s, true);
+  const std::vector<const char*> three = {"warp-lookback", "coarsened", "fallback"};
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, BWarp, BCoarse, BFallback>(
+      s, "u32_incl_sum", ns, three);
+  run_op<Case<std::uint32_t, OpKind::Sum, true>, std::uint32_t, BWarp, BCoarse, BFallback>(
+      s, "u32_excl_sum", ns, three);
+  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, BWarp, BCoarse, BFallback>(
+      s, "u64_incl_sum", ns, three);
+  run_op<Case<float, OpKind::Sum, false>, float, BWarp, BCoarse, BFallback, BCoarseDet>(
+      s, "f32_incl_sum", ns, {"warp-lookback", "coarsened", "fallback", "coarsened-det"});
+  run_op<Case<double, OpKind::Sum, false>, double, BWarp, BCoarse, BFallback>(s, "f64_incl_sum", ns,
+                                                                              three);
+  run_op<Case<std::uint32_t, OpKind::Max, false>, std::uint32_t, BWarp, BCoarse, BFallback>(
+      s, "u32_incl_max", ns, three);
+}
+
+// Tile-shape sweep of the coarsened variant, u32 inclusive sum.
+void tuning_suite(const Settings& s) {
+  using lookback::TilePolicy;
+  using lookback::Variant;
+  std::vector<std::int64_t> ns;
+  for (int l : {16, 20, 22, 24, 26, 28, 30})
+    if (l >= s.min_log && l <= s.max_log) ns.push_back(std::int64_t{1} << l);
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t,
+         Bench<Variant::Coarsened, TilePolicy<256, 64, 4>>,
+         Bench<Variant::Coarsened, TilePolicy<128, 64, 8>>,
+         Bench<Variant::Coarsened, TilePolicy<512, 64, 2>>,
+         Bench<Variant::Coarsened, TilePolicy<256, 128, 2>>,
+         Bench<Variant::Coarsened, TilePolicy<256, 32, 8>>,
+         Bench<Variant::Coarsened, TilePolicy<512, 32, 4>>,
+         Bench<Variant::Coarsened, TilePolicy<256, 64, 3>>>(
+      s, "tune_u32_sum", ns,
+      {"c256x16/4", "c128x16/8", "c512x16/2", "c256x32/2", "c256x8/8", "c512x8/4", "c256x16/3"});
+}
+
+// Look-back statistics from instrumented kernels, and forced stalls.
+template <class Cfg>
+void stats_one(const char* name, std::int64_t n, std::uint32_t stall_ns,
+               Pools<std::uint32_t>& pools, cudaStream_t stream, bool quick) {
+  lookback::ScanPlan<std::uint32_t, Cfg> plan;
+  CHECK_CUDA(plan.init(n, stream));
+  lookback::Options o;
+  o.stall_ns = stall_ns;
+  o.stall_every = stall_ns ? 2 : 0;
+  const int slices = pools.slices(n);
+  const Timing t = time_it(
+      [&](int sl) {
+        CHECK_CUDA(plan.InclusiveSum(pools.in_slice(n, sl), pools.out_slice(n, sl), n, stream, o));
+      },
+      slices, stream, quick);
+  CHECK_CUDA(plan.reset_stats(stream));
+  CHECK_CUDA(plan.InclusiveSum(pools.in_slice(n, 0), pools.out_slice(n, 0), n, stream, o));
+  lookback::LookbackStats st{};
+  CHECK_CUDA(plan.read_stats(st, stream));
+  const double tiles = static_cast<double>(lookback::detail::tiles_for<Cfg, std::uint32_t>(n));
+  std::printf(
+      "%-26s n=%-11lld stall=%6uns  %10.2f us  windows/tile %.3f  spins/tile %.3f  "
+      "fallbacks %llu (won %llu)\n",
+      name, static_cast<long long>(n), stall_ns, t.median_us, st.windows / tiles,
+      st.spin_rounds / tiles, st.fallbacks, st.fallback_wins);
+  if (g_csv)
+    std::fprintf(g_csv, "stats_%s,%lld,stall%u,%.3f,%.3f,%.4f,%.4f,%llu,%llu\n", name,
+                 static_cast<long long>(n), stall_ns, t.median_us, t.min_us, st.windows / tiles,
+                 st.spin_rounds / tiles, st.fallbacks, st.fallback_wins);
+}
+
+void stats_suite(const Settings& s) {
+  using IC = lookback::ScanConfig<lookback::Variant::Coarsened, lookback::CoarsenedPolicy, false,
+                                  true, false>;
+  using IF = lookback::ScanConfig<lookback::Variant::Fallback, lookback::CoarsenedPolicy, false,
+                                  true, false>;
+  using IW = lookback::ScanConfig<lookback::Variant::WarpLookback, lookback::WarpLookbackPolicy,
+                                  false, true, false>;
+  std::printf("\n== look-back statistics (instrumented kernels, u32 inclusive sum) ==\n");
+  const std::int64_t big = std::int64_t{1} << std::min(s.max_log, 28);
+  Pools<std::uint32_t> pools(big);
+  cudaStream_t stream;
+  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  for (std::int64_t n : {std::int64_t{1} << 20, std::int64_t{1} << 24, big}) {
+    stats_one<IW>("warp-lookback", n, 0, pools, stream, s.quick);
+    stats_one<IC>("coarsened", n, 0, pools, stream, s.quick);
+    stats_one<IF>("fallback", n, 0, pools, stream, s.quick);
+  }
+  for (std::uint32_t stall : {20000u, 100000u}) {
+    const std::int64_t n = std::int64_t{1} << 24;
+    stats_one<IC>("coarsened", n, stall, pools, stream, s.quick);
+    stats_one<IF>("fallback", n, stall, pools, stream, s.quick);
+  }
+  CHECK_CUDA(cudaStreamDestroy(stream));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Settings s;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+    if (a == "--csv")
+      s.csv = next();
+    else if (a == "--min-log")
+      s.min_log = std::atoi(next().c_str());
+    else if (a == "--max-log")
+      s.max_log = std::atoi(next().c_str());
+    else if (a == "--quick")
+      s.quick = true;
+    else if (a == "--suite")
+      s.suite = next();
+    else {
+      std::fprintf(stderr,
+                   "usage: %s [--csv FILE] [--min-log L] [--max-log L] [--quick] "
+                   "[--suite main|tuning|stats|all]\n",
+                   argv[0]);
+      return 2;
+    }
+  }
+  int dev = 0;
+  cudaDeviceProp prop{};
+  CHECK_CUDA(cudaGetDevice(&dev));
+  CHECK_CUDA(cudaGetDeviceProperties(&prop, dev));
+  std::printf("device: %s, %d SMs, L2 %d MB, sm_%d%d\n", prop.name, prop.multiProcessorCount,
+              prop.l2CacheSize >> 20, prop.major, prop.minor);
+  if (!s.csv.empty()) {
+    g_csv = std::fopen(s.csv.c_str(), "w");
+    if (!g_csv) {
+      std::perror(s.csv.c_str());
+      return 1;
+    }
+    std::fprintf(g_csv, "op,n,impl,median_us,min_us,gbps,pct_copy,speedup_vs_cub,check\n");
+  }
+  if (s.suite == "main" || s.suite == "all") main_suite(s);
+  if (s.suite == "tuning" || s.suite == "all") tuning_suite(s);
+  if (s.suite == "stats" || s.suite == "all") stats_suite(s);
+  int failures = 0;
+  for (const Row& r : g_rows)
+    if (r.check.find("FAIL") != std::string::npos) ++failures;
+  std::printf("\n%d result checks failed\n", failures);
+  if (g_csv) std::fclose(g_csv);
+  return failures ? 1 : 0;
+}
