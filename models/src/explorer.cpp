@@ -1,7 +1,10 @@
 #include "lookback/model/explorer.hpp"
 
+#include "lookback/model/incremental_ptx.hpp"
+
 #include <algorithm>
 #include <optional>
+#include <stdexcept>
 #include <sstream>
 #include <unordered_set>
 
@@ -19,6 +22,7 @@ struct Node {
   ExecutionGraph g;
   std::vector<ThreadState> ts;
   std::vector<int> schedule;
+  IncrementalPtx ptx;  // PTX relations of g (PTX model only)
 };
 
 struct FpHash {
@@ -113,6 +117,11 @@ class Search {
       }
       if (kind == EventKind::Write || kind == EventKind::Rmw) e.wval = wval;
       child.g.add(e, co_pos);
+      if (opt_.model == MemoryModel::Ptx && child.ptx.append(child.g) != nullptr) {
+        if (opt_.cross_check && Derived(child.g, MemoryModel::Ptx).check(false).consistent)
+          throw std::logic_error("incremental PTX rejected a graph Derived accepts");
+        return;
+      }
       child.ts[t].next.reset();
       child.schedule.push_back(t);
       out.push_back(std::move(child));
@@ -298,6 +307,16 @@ class Search {
     }
   }
 
+  // Test hook: the incremental PTX verdicts must equal Derived's.
+  void cross_check(const Node& child, const std::optional<std::pair<int, int>>& race) const {
+    Derived d(child.g, MemoryModel::Ptx);
+    if (!d.check(false).consistent)
+      throw std::logic_error("incremental PTX accepted a graph Derived rejects");
+    const auto full = d.race(child.g.size() - 1);
+    if (full.has_value() != race.has_value())
+      throw std::logic_error("incremental PTX and Derived disagree on a race");
+  }
+
   // An operation that commutes with every other thread's: a fence.acq_rel
   // (no choice to make, no order it joins) or an access to a location only
   // one thread touches or nobody writes. Running such operations first, and
@@ -389,11 +408,17 @@ class Search {
           can_step[t] = true;
           continue;
         }
-        Derived d(raw.g, opt_.model);
-        if (!d.check(false).consistent) continue;
-        can_step[t] = true;
+        const int id = raw.g.size() - 1;
         std::optional<std::pair<int, int>> race;
-        if (opt_.check_races && raw.g.event(raw.g.size() - 1).is_mem()) race = d.race(raw.g.size() - 1);
+        if (opt_.model == MemoryModel::Ptx) {  // checked incrementally already
+          if (opt_.check_races) race = raw.ptx.race(raw.g);
+          if (opt_.cross_check) cross_check(raw, race);
+        } else {
+          Derived d(raw.g, opt_.model);
+          if (!d.check(false).consistent) continue;
+          if (opt_.check_races && raw.g.event(id).is_mem()) race = d.race(id);
+        }
+        can_step[t] = true;
         children.push_back(Child{std::move(raw), fp, race, t});
       }
     }

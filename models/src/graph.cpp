@@ -9,11 +9,10 @@ namespace lookback::model {
 
 ExecutionGraph::ExecutionGraph(std::vector<ThreadInfo> threads, int locations,
                                std::vector<Value> init)
-    : threads_(std::move(threads)),
-      by_thread_(threads_.size()),
-      co_(static_cast<std::size_t>(locations)),
-      init_(std::move(init)) {
-  init_.resize(static_cast<std::size_t>(locations));
+    : by_thread_(threads.size()), co_(static_cast<std::size_t>(locations)) {
+  threads_ = std::make_shared<const std::vector<ThreadInfo>>(std::move(threads));
+  init.resize(static_cast<std::size_t>(locations));
+  init_ = std::make_shared<const std::vector<Value>>(std::move(init));
 }
 
 int ExecutionGraph::add(Event e, int co_pos) {

@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include "lookback/model/protocol_model.hpp"
+#include "lookback/protocol/catalogue.hpp"
+
 namespace {
 
 using namespace lookback::model;
@@ -155,4 +158,32 @@ TEST(Explorer, ResultsAreReproducible) {
   }
 }
 
+}  // namespace
+
+namespace {
+// The explorer's incremental PTX check against the from-scratch one, on every
+// graph of explorations that exercise release/acquire, fences, RMWs, CAS,
+// launches and races.
+TEST(Explorer, IncrementalPtxAgreesWithFromScratchAxioms) {
+  using namespace lookback::protocol;
+  for (const char* name : {"warp-lookback", "fenced-lookback", "fallback", "fallback-inplace",
+                           "no-reader-acquire", "writer-fence-only", "split-value-overwritten",
+                           "fallback-plain-store", "no-reset", "epoch-wrap-not-cleared"}) {
+    const NamedVariant v = *find_variant(name);
+    for (Layout layout : {Layout::Packed, Layout::Split}) {
+      if (v.protocol.layout != Layout::BySize && v.protocol.layout != layout) continue;
+      Instance inst;
+      inst.tiles = 3;
+      inst.layout = layout;
+      inst.launches = v.launches;
+      const System sys = build_protocol_system(v.protocol, inst);
+      ExploreOptions o;
+      o.cross_check = true;
+      o.progress = v.claims;
+      ExploreResult r;
+      EXPECT_NO_THROW(r = explore(sys, o)) << name;
+      EXPECT_GT(r.graphs, 10u) << name;
+    }
+  }
+}
 }  // namespace

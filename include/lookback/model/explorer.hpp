@@ -42,6 +42,9 @@ struct ExploreOptions {
   bool symmetry = true;
   // Stop at the first violation instead of exploring everything.
   bool stop_at_first = false;
+  // Test hook: recompute every PTX verdict from scratch (Derived) and throw
+  // std::logic_error if the incremental one differs.
+  bool cross_check = false;
   // Give up (result marked incomplete) after this many graphs; 0 = never.
   std::uint64_t max_graphs = 0;
   // Called about once a second with the number of graphs visited so far.

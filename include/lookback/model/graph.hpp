@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,17 +28,17 @@ class ExecutionGraph {
   const Event& event(int id) const { return events_[id]; }
   Event& event(int id) { return events_[id]; }
   const std::vector<Event>& events() const { return events_; }
-  int threads() const { return static_cast<int>(threads_.size()); }
-  const ThreadInfo& thread(int t) const { return threads_[t]; }
+  int threads() const { return static_cast<int>(threads_->size()); }
+  const ThreadInfo& thread(int t) const { return (*threads_)[t]; }
   const std::vector<int>& thread_events(int t) const { return by_thread_[t]; }
   int locations() const { return static_cast<int>(co_.size()); }
   const std::vector<int>& co(Loc l) const { return co_[l]; }
   const std::vector<int>& sc_order() const { return sc_; }
-  const Value& initial(Loc l) const { return init_[l]; }
+  const Value& initial(Loc l) const { return (*init_)[l]; }
 
   // Value a read observes from `rf` (an event id or kInit).
   const Value& value_of(int rf, Loc l) const {
-    return rf == kInit ? init_[l] : events_[rf].wval;
+    return rf == kInit ? (*init_)[l] : events_[rf].wval;
   }
 
   // Adds an event of thread e.thread (index and id assigned). For writes,
@@ -54,12 +55,14 @@ class ExecutionGraph {
   std::pair<std::uint64_t, std::uint64_t> fingerprint(const std::vector<int>& rank = {}) const;
 
  private:
-  std::vector<ThreadInfo> threads_;
+  // Shared and immutable: copying a graph (the explorer does, per branch)
+  // copies only what grows.
+  std::shared_ptr<const std::vector<ThreadInfo>> threads_;
   std::vector<Event> events_;
   std::vector<std::vector<int>> by_thread_;
   std::vector<std::vector<int>> co_;
   std::vector<int> sc_;
-  std::vector<Value> init_;
+  std::shared_ptr<const std::vector<Value>> init_;
 };
 
 }  // namespace lookback::model
