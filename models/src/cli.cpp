@@ -9,6 +9,7 @@
 
 #include "lookback/model/counterexample.hpp"
 #include "lookback/model/litmus.hpp"
+#include "lookback/model/promela_export.hpp"
 #include "lookback/model/verdict.hpp"
 
 namespace lookback::model {
@@ -37,6 +38,8 @@ constexpr const char* kUsage =
     "  --max-graphs N        give up after N graphs (result marked incomplete)\n"
     "  --json                machine-readable output on stdout\n"
     "  --dot FILE            write the counterexample's execution graph (Graphviz)\n"
+    "  --emit-promela FILE   write the instance as a Promela model for SPIN instead of checking\n"
+    "                        it (interleavings only: sc; see models/SPIN.md)\n"
     "  --quiet               no progress lines on stderr\n"
     "exit: 0 pass, 1 property violated (--all: a verdict differs from the expected), 2 usage\n";
 
@@ -67,6 +70,7 @@ struct Options {
   bool json = false;
   bool quiet = false;
   std::string dot;
+  std::string promela;
 };
 
 Options parse(const std::vector<std::string>& args) {
@@ -111,9 +115,14 @@ Options parse(const std::vector<std::string>& args) {
     else if (a == "--json") o.json = true;
     else if (a == "--quiet") o.quiet = true;
     else if (a == "--dot") o.dot = value();
+    else if (a == "--emit-promela") o.promela = value();
     else throw UsageError("unknown option '" + a + "'");
   }
   if (o.mode == Options::Mode::None) throw UsageError("nothing to do");
+  if (!o.promela.empty() && o.mode != Options::Mode::Variant && o.mode != Options::Mode::Mutant)
+    throw UsageError("--emit-promela needs --variant or --mutant");
+  if (!o.promela.empty() && o.settings.model.value_or(MemoryModel::Sc) != MemoryModel::Sc)
+    throw UsageError("--emit-promela models interleavings only: use --memory-model sc or none");
   return o;
 }
 
@@ -178,6 +187,16 @@ void print_run_json(std::ostream& out, const CheckRun& r) {
   out << "]}";
 }
 
+// --emit-promela: the instance as a Promela model (nothing is checked here).
+int emit_promela(const NamedVariant& v, const Options& o, std::ostream& out) {
+  std::ostringstream model;
+  write_promela(model, promela_spec(v, o.settings));
+  std::ofstream f(o.promela);
+  if (!(f << model.str()) || !f.flush()) throw std::invalid_argument("cannot write " + o.promela);
+  out << "wrote " << o.promela << "\n";
+  return kExitPass;
+}
+
 int check_one(const Options& o, std::ostream& out, std::ostream& err) {
   const auto v = find_variant(o.target);
   if (!v) throw UsageError("unknown variant '" + o.target + "' (see --list)");
@@ -185,6 +204,7 @@ int check_one(const Options& o, std::ostream& out, std::ostream& err) {
     throw UsageError("'" + o.target + "' is a mutant: use --mutant");
   if (o.mode == Options::Mode::Mutant && v->kind != Kind::Mutant)
     throw UsageError("'" + o.target + "' is a production variant: use --variant");
+  if (!o.promela.empty()) return emit_promela(*v, o, out);
   const CheckRun r = check_variant(*v, o.settings);
   if (o.json) {
     print_run_json(out, r);

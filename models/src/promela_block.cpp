@@ -1,0 +1,460 @@
+// The block (and host) processes of the Promela model: one proctype per
+// launch, its code unrolled per tile id from the Protocol value, the way
+// protocol_model.cpp's BlockProgram runs it.
+//
+// Granularity: every shared-memory access (and every fence.sc, whose order
+// the explorer records) is one atomic step, so SPIN interleaves exactly the
+// events the explorer interleaves. Local work (symbolic sums, checks, loads
+// of read-only inputs) runs between steps and is invisible to other blocks.
+// A thread's first operation carries its start (the launch gate and the
+// occupancy bound) and its last one its finish, so that "started" and
+// "finished" change at the same events as in the explorer.
+#include <algorithm>
+#include <sstream>
+
+#include "promela_writer.hpp"
+
+namespace lookback::model::promela {
+
+namespace {
+
+using namespace protocol;
+
+std::string str(int n) {
+  return std::to_string(n);
+}
+
+// A statement that ends the branch when `ok` does not hold: the model's
+// counterpart of Ctx::require. `args` are printf arguments for `what`.
+std::string require(const std::string& ok, Property p, const std::string& what,
+                    const std::string& args = "") {
+  const std::string flag = property_flag(p);
+  return "if\n:: !(" + ok + ") ->\n  printf(\"lookback: violated " + to_string(p) + ": " + what +
+         "\\n\"" + (args.empty() ? "" : ", " + args) + ");\n  " + flag + " = 1;\n  assert(!" +
+         flag + ");\n  halt = 1;\n:: else -> skip;\nfi";
+}
+
+class BlockWriter {
+ public:
+  BlockWriter(Writer& w, const PromelaSpec& s, const Geometry& g, int launch)
+      : w_(w),
+        p_(s.protocol),
+        inst_(s.instance),
+        g_(g),
+        launch_(launch),
+        tiles_(g.tiles_of[static_cast<std::size_t>(launch)]) {}
+
+  // proctype block_L<launch>; returns the most shared events one block records.
+  int block() {
+    phase_ = 2 * launch_;
+    w_.line("/* A block of launch " + str(launch_) + " (" + str(tiles_) + " tiles). */");
+    w_.line("proctype block_L" + str(launch_) + "(byte thr; byte blk) {");
+    w_.in();
+    w_.line(p_.tile_id == TileIdSource::BlockIdx ? "byte tile = blk;  /* tile id from blockIdx */"
+                                                 : "byte tile;");
+    w_.line("short aggr, incl, acc, wsum, red, seen_iv, seen_pub;");
+    w_.line("byte seen_st, stop;");
+    w_.line("int fdone;");
+    const std::string lanes = "[" + str(inst_.window) + "]";
+    w_.line("byte ls" + lanes + ";   /* lane: status as seen in this launch */");
+    w_.line("short liv" + lanes + ";  /* lane: value */");
+    w_.line("byte lw_st" + lanes + "; int lw_ep" + lanes + "; short lw_iv" + lanes +
+            "; short lw_pub" + lanes + ";  /* lane: the word read */");
+    w_.line("{");
+    w_.in();
+    open_gate();
+    int prefix = 0;
+    if (p_.reset == Reset::Epoch) {
+      step({}, "", {"bep[thr] = epoch", "H_R(" + str(g_.loc_epoch) + ")"});
+      ++prefix;
+    }
+    if (p_.tile_id == TileIdSource::Ticket) {
+      step({}, "",
+           {"tile = ticket", "ticket = ticket + 1", "H_W(" + str(g_.loc_ticket) + ")",
+            require("tile < " + str(tiles_), Property::CorrectPrefix,
+                    "tile id %d out of range: the ticket was not reset", "tile")});
+      ++prefix;
+    }
+    const std::string gate = gate_;
+    int most = 0;
+    w_.line("if");
+    for (int t = 0; t < tiles_; ++t) {
+      gate_ = gate;  // without an epoch or ticket, the first step is in the tile's code
+      events_ = prefix;
+      w_.line(":: tile == " + str(t) + " ->");
+      w_.in();
+      tile(t);
+      w_.out();
+      most = std::max(most, events_);
+    }
+    w_.line("fi;");
+    w_.out();
+    w_.line("} unless { halt };");
+    w_.out();
+    w_.line("}");
+    w_.blank();
+    return most;
+  }
+
+  // proctype host_L<launch>: re-arms the launch (host-side reset).
+  int host() {
+    phase_ = 2 * launch_ - 1;
+    events_ = 0;
+    w_.line("/* The host between launch " + str(launch_ - 1) + " and launch " + str(launch_) +
+            " (reset " + to_string(p_.reset) + "). */");
+    w_.line("proctype host_L" + str(launch_) + "(byte thr) {");
+    w_.in();
+    w_.line("{");
+    w_.in();
+    open_gate();
+    if (p_.reset == Reset::HostMemset)
+      for (int k = 0; k < g_.capacity; ++k)
+        clear_descriptor(k);
+    step({}, "", {"ticket = 0", "H_W(" + str(g_.loc_ticket) + ")", "finish()"});
+    w_.out();
+    w_.line("} unless { halt };");
+    w_.out();
+    w_.line("}");
+    w_.blank();
+    return events_;
+  }
+
+ private:
+  void open_gate() {
+    gate_ = "phase == " + str(phase_);
+    if (inst_.resident > 0) gate_ += " && busy < " + str(inst_.resident);
+  }
+
+  // One atomic step: `pre`, then (blocking until) `guard`, then `body`. The
+  // pending start gate, if any, goes first.
+  void step(const std::vector<std::string>& pre, const std::string& guard,
+            const std::vector<std::string>& body, bool shared = true) {
+    std::vector<std::string> lines;
+    if (!gate_.empty()) {
+      lines.push_back("(" + gate_ + ") ->");
+      lines.push_back("started[thr] = 1;");
+      lines.push_back("busy++;");
+      gate_.clear();
+    }
+    for (const auto& s : pre)
+      lines.push_back(s + ";");
+    if (!guard.empty()) lines.push_back("(" + guard + ") ->");
+    for (const auto& s : body)
+      lines.push_back(s + ";");
+    if (lines.empty()) lines.push_back("skip;");
+    w_.line("atomic {");
+    w_.in();
+    for (const auto& l : lines) {
+      std::istringstream split(l);
+      for (std::string one; std::getline(split, one);)
+        w_.line(one);
+    }
+    w_.out();
+    w_.line("};");
+    if (shared) ++events_;
+  }
+
+  // Local work, one indivisible transition: it joins the pending start gate
+  // if the thread has not started.
+  void local(const std::vector<std::string>& body) {
+    if (!gate_.empty()) return step({}, "", body, false);
+    w_.line("d_step {");
+    w_.in();
+    for (const auto& s : body) {
+      std::istringstream split(s + ";");
+      for (std::string one; std::getline(split, one);)
+        w_.line(one);
+    }
+    w_.out();
+    w_.line("};");
+  }
+
+  void fence(Fence f, const std::string& where) {
+    if (f == Fence::None) return;
+    if (f == Fence::AcqRel) {
+      w_.line("/* fence.acq_rel (" + where + "): no effect and no order under interleaving */");
+      return;
+    }
+    w_.line("/* fence.sc (" + where + "): the order of fence.sc events is part of the graph */");
+    step({}, "", {"H_W(" + str(g_.loc_fence_sc) + ")"});
+  }
+
+  std::string word(const char* part, int tile, Status s) const {
+    const bool incl = s == Status::Prefix && g_.two_value_words;
+    return std::string(incl ? "incl_" : "agg_") + part + "[" + str(tile) + "]";
+  }
+  int word_loc(int tile, Status s) const {
+    return s == Status::Prefix ? g_.loc_incl(tile) : g_.loc_agg(tile);
+  }
+  std::string ph() const { return str(phase_); }
+
+  void clear_descriptor(int k) {
+    step({}, "",
+         {"desc_write(" + str(k) + ", INVALID, 0, IV_EMPTY, 0, " + ph() + ")",
+          "H_W(" + str(g_.loc_desc(k)) + ")"});
+  }
+
+  void publish(int t, Status s, const std::string& value) {
+    std::vector<std::string> checks;
+    if (s == Status::Prefix)
+      checks.push_back(require(value + " == " + iv_literal(launch_, 0, t), Property::CorrectPrefix,
+                               "tile " + str(t) + " publishes PREFIX %d", value));
+    const std::string pub = str(pub_id(g_, launch_, t, s, false));
+    const std::string st = status_name(s);
+    if (g_.split) {
+      checks.push_back(word("iv", t, s) + " = " + value);
+      checks.push_back(word("pub", t, s) + " = " + pub);
+      checks.push_back("H_W(" + str(word_loc(t, s)) + ")");
+      step({}, "", checks);
+      checks.clear();
+    }
+    fence(p_.publish_fence, "before publishing");
+    checks.push_back("desc_write(" + str(t) + ", " + st + ", bep[thr], " +
+                     (g_.split ? std::string("IV_EMPTY") : value) + ", " + pub + ", " + ph() + ")");
+    checks.push_back("H_W(" + str(g_.loc_desc(t)) + ")");
+    step({}, "", checks);
+  }
+
+  void tile(int t) {
+    // Only the owner writes its input tile (in place), and later: the load
+    // commutes with everything, as in the explorer (load_unshared).
+    if (p_.in_place)
+      local({"aggr = io_iv[" + str(launch_ * g_.capacity + t) + "]  /* own input tile */"});
+    else
+      local({"aggr = " + iv_literal(launch_, t, t) + "  /* read-only input tile */"});
+    const Status first = first_publish_status(p_, t);
+    publish(t, first, "aggr");
+    // A tile that has published its PREFIX is done, except under the flaw
+    // that publishes PREFIX before looking back; tile 0 has no predecessor.
+    if (t > 0 && (first == Status::Aggregate || p_.flaw == Flaw::PrefixBeforeLookback)) {
+      lookback(t);
+      const std::string want = iv_literal(launch_, 0, t - 1);
+      local({require("acc == " + want, Property::CorrectPrefix,
+                     "tile " + str(t) + " uses exclusive prefix %d", "acc"),
+             "incl = IV_JOIN(acc, aggr)"});
+      publish(t, Status::Prefix, "incl");
+    } else {
+      local({"incl = aggr"});
+    }
+    fence(output_fence(p_), "before the output");
+    const std::string out = str(launch_ * g_.capacity + t);
+    // The epoch hand-over only matters to a later launch: with one launch
+    // the explorer leaves it out, and so does the model.
+    const bool hand_over = p_.reset == Reset::Epoch && inst_.launches > 1;
+    const bool finish_here = !hand_over;
+    if (p_.in_place) {
+      std::vector<std::string> body{"io_iv[" + out + "] = incl",
+                                    "H_W(" + str(g_.loc_io(launch_, t)) + ")"};
+      if (finish_here) body.push_back("finish()");
+      step({}, "", body);
+    } else {
+      std::vector<std::string> body{"out_iv[" + out + "] = incl  /* private output tile */"};
+      if (finish_here) body.push_back("finish()");
+      step({}, "", body, false);
+    }
+    if (hand_over) finish_launch();
+  }
+
+  void lookback(int t) {
+    const bool bounded = bounded_wait(p_);
+    local({"acc = IV_EMPTY"});
+    for (int j = t - 1; j >= 0; j -= inst_.window) {
+      const int m = std::min(inst_.window, j + 1);  // lanes before descriptor 0 are padding
+      w_.line("/* look-back window: tiles " + str(j) + " down to " + str(j - m + 1) + " */");
+      for (int k = 0; k < m; ++k) {
+        const int idx = j - k;
+        const std::string d = "[" + str(idx) + "]", l = "[" + str(k) + "]";
+        const std::string eff = "EFF(d_st" + d + ", d_ep" + d + ", bep[thr])";
+        std::vector<std::string> read{"lw_st" + l + " = d_st" + d,
+                                      "lw_ep" + l + " = d_ep" + d,
+                                      "lw_iv" + l + " = d_iv" + d,
+                                      "lw_pub" + l + " = d_pub" + d,
+                                      "ls" + l + " = " + eff,
+                                      "liv" + l + " = d_iv" + d,
+                                      "H_R(" + str(g_.loc_desc(idx)) + ")"};
+        if (bounded) {
+          // The bounded wait gives up after some spins: under interleaving
+          // that is one read at a moment the scheduler chooses.
+          step({}, "", read);
+        } else {
+          read.insert(read.begin(), "wt[thr] = W_NONE");
+          step({"WAIT_FREE_CHECK", "wt[thr] = W_DESC + " + str(idx)}, eff + " != INVALID", read);
+        }
+      }
+      fence(p_.lookback_fence, "after the window's reads");
+      if (g_.split)
+        for (int k = 0; k < m; ++k)
+          split_value(t, j - k, k);
+      if (bounded)
+        for (int k = 0; k < m; ++k)
+          fallback(t, j, j - k, k);
+      window_sum(t, m);
+    }
+    // The look-back ran off the front without meeting a PREFIX: it spins on
+    // the padding word, which nothing writes; an all-padding window adds
+    // nothing, so it would only come back here.
+    w_.line("lb_pad_" + str(t) + ":");
+    step({"WAIT_FREE_CHECK", "wt[thr] = W_PAD"}, "pad_st != INVALID", {"wt[thr] = W_NONE"}, false);
+    w_.line("goto lb_pad_" + str(t) + ";");
+    w_.line("lb_done_" + str(t) + ":");
+    w_.line("skip;");
+  }
+
+  void split_value(int t, int idx, int k) {
+    const std::string l = "[" + str(k) + "]";
+    std::string pick;
+    if (g_.two_value_words) {
+      pick = "if\n:: ls" + l + " == PREFIX -> seen_iv = " + word("iv", idx, Status::Prefix) +
+             "; seen_pub = " + word("pub", idx, Status::Prefix) + "; H_R(" + str(g_.loc_incl(idx)) +
+             ");\n:: else -> seen_iv = " + word("iv", idx, Status::Aggregate) +
+             "; seen_pub = " + word("pub", idx, Status::Aggregate) + "; H_R(" +
+             str(g_.loc_agg(idx)) + ");\nfi";
+    } else {
+      pick = "seen_iv = " + word("iv", idx, Status::Aggregate) +
+             "; seen_pub = " + word("pub", idx, Status::Aggregate) + "; H_R(" +
+             str(g_.loc_agg(idx)) + ")";
+    }
+    w_.line("if");
+    w_.line(":: ls" + l + " != INVALID ->");
+    w_.in();
+    step({}, "",
+         {pick,
+          require("seen_pub == lw_pub" + l, Property::NoTornDescriptor,
+                  "tile " + str(t) + " read a status of tile " + str(idx) +
+                      " with the value of another publish (%d)",
+                  "seen_iv"),
+          "liv" + l + " = seen_iv"});
+    w_.out();
+    w_.line(":: else -> skip;");
+    w_.line("fi;");
+  }
+
+  // Decoupled fallback for a predecessor still INVALID after the bounded
+  // wait: reduce its input here and publish the aggregate monotonically.
+  void fallback(int t, int j, int idx, int k) {
+    const std::string l = "[" + str(k) + "]", d = "[" + str(idx) + "]";
+    const std::string eff = "EFF(d_st" + d + ", d_ep" + d + ", bep[thr])";
+    const std::string done = "fb_done_" + str(t) + "_" + str(j) + "_" + str(k);
+    w_.line("if");
+    w_.line(":: ls" + l + " == INVALID ->");
+    w_.in();
+    if (p_.in_place) {
+      step({}, "",
+           {"red = io_iv[" + str(launch_ * g_.capacity + idx) + "]",
+            "H_R(" + str(g_.loc_io(launch_, idx)) + ")"});
+    } else {
+      local({"red = " + iv_literal(launch_, idx, idx) + "  /* read-only input tile */"});
+    }
+    if (fallback_validates(p_)) {
+      fence(validation_fence(p_), "before re-reading the descriptor");
+      step({}, "",
+           {"seen_st = " + eff, "seen_iv = d_iv" + d, "H_R(" + str(g_.loc_desc(idx)) + ")"});
+      w_.line("if");
+      w_.line(":: seen_st != INVALID -> ls" + l + " = seen_st; liv" + l + " = seen_iv; goto " +
+              done + ";");
+      w_.line(":: else -> skip;");
+      w_.line("fi;");
+    }
+    const Status fs = fallback_status(idx);
+    const std::string pub = str(pub_id(g_, launch_, idx, fs, true));
+    local({"ls" + l + " = " + status_name(fs), "liv" + l + " = red"});
+    fence(p_.publish_fence, "before the fallback's publish");
+    const std::string write = "desc_write(" + str(idx) + ", " + status_name(fs) +
+                              ", bep[thr], red, " + pub + ", " + ph() + "); H_W(" +
+                              str(g_.loc_desc(idx)) + ")";
+    if (!fallback_uses_cas(p_)) {
+      step({}, "", {write});
+    } else {
+      step({}, "",
+           {"if\n:: d_st" + d + " == lw_st" + l + " && d_ep" + d + " == lw_ep" + l + " && d_iv" +
+            d + " == lw_iv" + l + " && d_pub" + d + " == lw_pub" + l + " ->\n  " + write +
+            ";\n:: else ->  /* CAS failed: take what is there if it counts */\n  H_R(" +
+            str(g_.loc_desc(idx)) + ");\n  if\n  :: " + eff + " != INVALID -> ls" + l + " = " +
+            eff + "; liv" + l + " = d_iv" + d + ";\n  :: else -> skip;\n  fi;\nfi"});
+    }
+    w_.line(done + ":");
+    w_.line("skip;");
+    w_.out();
+    w_.line(":: else -> skip;");
+    w_.line("fi;");
+  }
+
+  // Where the window's look-back stops, and value(lowest tile) (+) ... added
+  // in front of what was accumulated: operand order matters.
+  void window_sum(int t, int m) {
+    std::vector<std::string> body{"stop = 255"};
+    for (int k = 0; k < m; ++k) {
+      std::string ends = "ls[" + str(k) + "] == PREFIX";
+      if (p_.flaw == Flaw::StopAtAggregate) ends += " || ls[" + str(k) + "] == AGGREGATE";
+      body.push_back("if\n:: stop == 255 && (" + ends + ") -> stop = " + str(k) +
+                     ";\n:: else -> skip;\nfi");
+    }
+    body.push_back("wsum = IV_EMPTY");
+    for (int k = m - 1; k >= 0; --k)
+      body.push_back("if\n:: stop == 255 || stop >= " + str(k) + " -> wsum = IV_JOIN(wsum, liv[" +
+                     str(k) + "]);\n:: else -> skip;\nfi");
+    body.push_back("acc = IV_JOIN(wsum, acc)");
+    local(body);
+    w_.line("if");
+    w_.line(":: stop != 255 -> goto lb_done_" + str(t) + ";");
+    w_.line(":: else -> skip;");
+    w_.line("fi;");
+  }
+
+  // Epoch reset: the last block to finish re-arms the counters and bumps the
+  // epoch, clearing every descriptor first when the epoch wraps.
+  void finish_launch() {
+    const std::string last = str(tiles_ - 1);
+    step({}, "",
+         {"fdone = done", "done = done + 1", "H_W(" + str(g_.loc_done) + ")",
+          "if\n:: fdone != " + last + " -> finish();\n:: else -> skip;\nfi"});
+    w_.line("if");
+    w_.line(":: fdone == " + last + " ->");
+    w_.in();
+    step({}, "", {"done = 0", "H_W(" + str(g_.loc_done) + ")"});
+    if (p_.tile_id == TileIdSource::Ticket)
+      step({}, "", {"ticket = 0", "H_W(" + str(g_.loc_ticket) + ")"});
+    w_.line("if");
+    for (std::uint32_t e : g_.epochs) {
+      const std::uint32_t next = next_epoch(e, p_.epoch_bits);
+      w_.line(":: bep[thr] == " + std::to_string(e) + " ->");
+      w_.in();
+      if (next == 0 && p_.flaw != Flaw::EpochWrapNotCleared)
+        for (int k = 0; k < g_.capacity; ++k)
+          clear_descriptor(k);
+      step({}, "",
+           {"epoch = " + std::to_string(next), "H_W(" + str(g_.loc_epoch) + ")", "finish()"});
+      w_.out();
+    }
+    w_.line(
+        ":: else -> printf(\"lookback: exporter error: epoch %d not foreseen\\n\", bep[thr]); "
+        "assert(false);");
+    w_.line("fi;");
+    w_.out();
+    w_.line(":: else -> skip;");
+    w_.line("fi;");
+  }
+
+  Writer& w_;
+  const Protocol p_;
+  const Instance inst_;
+  const Geometry& g_;
+  const int launch_, tiles_;
+  int phase_ = 0;
+  std::string gate_;  // start gate the next step must carry
+  int events_ = 0;    // shared events written so far on this path (upper bound)
+};
+
+}  // namespace
+
+int write_blocks(Writer& w, const PromelaSpec& spec, const Geometry& g) {
+  int most = 1;
+  for (int l = 0; l < static_cast<int>(g.tiles_of.size()); ++l) {
+    if (l > 0 && spec.protocol.reset != Reset::Epoch)
+      most = std::max(most, BlockWriter(w, spec, g, l).host());
+    most = std::max(most, BlockWriter(w, spec, g, l).block());
+  }
+  return most;
+}
+
+}  // namespace lookback::model::promela
