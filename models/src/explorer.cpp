@@ -63,8 +63,12 @@ class Search {
     Ctx ctx(n.g, t);
     try {
       sys_.programs[t](ctx);
-      n.ts[t].finished = true;
-      n.ts[t].next.reset();
+      if (ctx.suspended()) {
+        n.ts[t].next = std::move(ctx.next());
+      } else {
+        n.ts[t].finished = true;
+        n.ts[t].next.reset();
+      }
     } catch (Ctx::Suspend&) {
       n.ts[t].next = std::move(ctx.next());
     } catch (PropertyViolation& v) {

@@ -124,7 +124,7 @@ class BlockProgram {
     const int window = inst_.window;
     const bool bounded = bounded_wait(p_);
     Interval acc = Interval::empty();
-    for (int j = tile - 1;; j -= window) {
+    for (int j = tile - 1; !c.suspended(); j -= window) {
       if (j < 0) {
         // The whole window lies before tile 0: the look-back ran off the
         // descriptor array without meeting a PREFIX. A kernel would spin on
@@ -181,6 +181,7 @@ class BlockProgram {
       acc = join(window_sum, acc);
       if (stop >= 0) return acc;
     }
+    return acc;  // suspended: the explorer discards what follows
   }
 
   // Decoupled fallback for a predecessor still INVALID after the spin bound:

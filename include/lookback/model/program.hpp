@@ -66,11 +66,15 @@ class Ctx {
                              int tile);
   void fence(Fence f, Step s, int tile);
   void require(bool ok, Property p, const std::string& message) {
-    if (!ok) throw PropertyViolation{p, message};
+    if (!ok && !suspended()) throw PropertyViolation{p, message};
   }
 
   // Set once the program asked for an operation past its recorded events.
   std::optional<Op>& next() { return next_; }
+  // From then on operations return placeholder values and do nothing; a
+  // program's loops should test this and return (cheaper than unwinding).
+  // One that keeps going is stopped by a `Suspend` exception.
+  bool suspended() const { return next_.has_value(); }
 
   struct Suspend {};
 
@@ -81,7 +85,9 @@ class Ctx {
   const ExecutionGraph& g_;
   int thread_;
   std::size_t pos_ = 0;
+  int after_suspend_ = 0;
   std::optional<Op> next_;
+  Event placeholder_{};
 };
 
 using Program = std::function<void(Ctx&)>;
