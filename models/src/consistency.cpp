@@ -36,7 +36,7 @@ bool Derived::strong(int a, int b) const {
 
 Derived::Derived(const ExecutionGraph& g, MemoryModel m)
     : g_(g), m_(m), n_(g.size()), po_(n_), po_loc_(n_), rf_(n_), co_(n_), fr_(n_), order_(n_),
-      ptx_cause_raw_(0) {
+      ptx_cause_base_(0) {
   const auto& ev = g.events();
   for (int t = 0; t < g.threads(); ++t) {
     const auto& ids = g.thread_events(t);
@@ -123,6 +123,7 @@ Derived::Derived(const ExecutionGraph& g, MemoryModel m)
     Relation extra = po_loc_;
     extra |= cause_base;
     order_ = cause_base;
+    ptx_cause_base_ = cause_base;
     order_ |= obs.then(extra);
   } else {
     // RC11 happens-before: po | sw, with release sequences.
@@ -199,7 +200,12 @@ Verdict Derived::check(bool thin_air) const {
     if (!order_.irreflexive()) return {false, "causality"};
     for (int a = 0; a < n_; ++a) {
       bool bad = false;
-      rf_.row(a).for_each([&](int b) { bad |= order_.has(b, a); });
+      // An RMW is one event here but two in ptx.als, a read then a write.
+      // rf enters its read half, and cause leaves a read only through
+      // cause_base (observation starts at writes), not observation.
+      rf_.row(a).for_each([&](int b) {
+        bad |= (ev[b].kind == EventKind::Rmw ? ptx_cause_base_ : order_).has(b, a);
+      });
       fr_.row(a).for_each([&](int b) { bad |= order_.has(b, a); });
       if (bad) return {false, "causality"};
     }
@@ -223,6 +229,12 @@ Verdict Derived::check(bool thin_air) const {
 
   // RC11.
   const Relation eco = com.plus();
+  // An RMW is one event here but two in RC11, a read then a write, with
+  // po (so hb) between them: irreflexive(hb ; eco?) then forbids eco from the
+  // write back to the read (reading from a co-later write), and atomicity
+  // forbids rb ; mo from the read to the write. Both are an eco cycle on the
+  // one event (whatever the accesses' modes, unlike the check above).
+  if (!eco.irreflexive()) return {false, "atomicity"};
   if (!order_.irreflexive()) return {false, "coherence"};
   for (int a = 0; a < n_; ++a) {
     bool bad = false;

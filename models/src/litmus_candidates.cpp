@@ -12,10 +12,18 @@ std::vector<Event> litmus_events(const LitmusTest& test, int t) {
   for (const Instruction& in : th.code) {
     Event e;
     switch (in.op) {
-      case LitmusOp::Load: e.kind = EventKind::Read; break;
-      case LitmusOp::Store: e.kind = EventKind::Write; break;
-      case LitmusOp::Rmw: e.kind = EventKind::Rmw; break;
-      case LitmusOp::Fence: e.kind = EventKind::Fence; break;
+      case LitmusOp::Load:
+        e.kind = EventKind::Read;
+        break;
+      case LitmusOp::Store:
+        e.kind = EventKind::Write;
+        break;
+      case LitmusOp::Rmw:
+        e.kind = EventKind::Rmw;
+        break;
+      case LitmusOp::Fence:
+        e.kind = EventKind::Fence;
+        break;
     }
     e.order = in.op == LitmusOp::Fence ? Order::Weak : in.order;
     e.fence = in.op == LitmusOp::Fence ? in.fence : Fence::None;
@@ -46,8 +54,8 @@ struct LocationChoice {
 // The program's events with the facts the per-location filters need.
 struct Program {
   std::vector<Ref> refs;
-  std::vector<Event> events;  // parallel to refs
-  std::vector<int> cta;       // of each event's thread
+  std::vector<Event> events;                    // parallel to refs
+  std::vector<int> cta;                         // of each event's thread
   std::vector<std::vector<int>> writes, reads;  // per location
 };
 
@@ -76,10 +84,10 @@ bool ptx_strong(const Program& p, int a, int b) {
   const Event& y = p.events[static_cast<std::size_t>(b)];
   if (x.thread == y.thread) return true;
   if (!x.is_strong() || !y.is_strong()) return false;
-  const bool x_covers = x.scope != Scope::Cta || p.cta[static_cast<std::size_t>(a)] ==
-                                                     p.cta[static_cast<std::size_t>(b)];
-  const bool y_covers = y.scope != Scope::Cta || p.cta[static_cast<std::size_t>(a)] ==
-                                                     p.cta[static_cast<std::size_t>(b)];
+  const bool x_covers = x.scope != Scope::Cta ||
+                        p.cta[static_cast<std::size_t>(a)] == p.cta[static_cast<std::size_t>(b)];
+  const bool y_covers = y.scope != Scope::Cta ||
+                        p.cta[static_cast<std::size_t>(a)] == p.cta[static_cast<std::size_t>(b)];
   return x_covers && y_covers;
 }
 
@@ -106,7 +114,7 @@ class LocationFilter {
 
   bool ok(const LocationChoice& c) const {
     const std::size_t n = ids_.size();
-    if (n > 64) return true;  // too big for the bit rows: leave it to Derived
+    if (n > 64) return true;                // too big for the bit rows: leave it to Derived
     std::vector<int> rank(writes_.size());  // position of each write in co
     for (std::size_t k = 0; k < c.co.size(); ++k)
       rank[static_cast<std::size_t>(c.co[k])] = static_cast<int>(k);
@@ -156,8 +164,8 @@ class LocationFilter {
   // source and r in coherence order.
   bool atomic_ok(int r, int src, const std::vector<int>& rank) const {
     if (p_.events[static_cast<std::size_t>(r)].kind != EventKind::Rmw) return true;
-    const auto self = static_cast<std::size_t>(
-        std::find(writes_.begin(), writes_.end(), r) - writes_.begin());
+    const auto self =
+        static_cast<std::size_t>(std::find(writes_.begin(), writes_.end(), r) - writes_.begin());
     for (std::size_t w = 0; w < writes_.size(); ++w) {
       const bool after_src = src < 0 || rank[w] > rank[static_cast<std::size_t>(src)];
       if (w != self && after_src && rank[w] < rank[self] && ptx_strong(p_, r, writes_[w]))
@@ -182,14 +190,25 @@ class LocationFilter {
   std::vector<std::uint64_t> po_loc_;
 };
 
-std::vector<LocationChoice> location_choices(const Program& p, MemoryModel m, Loc l) {
+std::vector<LocationChoice> location_choices(const Program& p, MemoryModel m, Loc l, bool prune) {
   const auto& writes = p.writes[l];
   const auto& reads = p.reads[l];
+  // Enumerating the location's choices at all must stay within reach.
+  double raw = 1;
+  for (std::size_t k = 2; k <= writes.size(); ++k)
+    raw *= static_cast<double>(k);
+  for (std::size_t k = 0; k < reads.size(); ++k)
+    raw *= static_cast<double>(writes.size() + 1);
+  if (raw > static_cast<double>(kMaxLitmusCandidates))
+    throw std::runtime_error("more than " + std::to_string(kMaxLitmusCandidates) +
+                             " reads-from and coherence choices for one location: make the "
+                             "test smaller");
   const LocationFilter filter(p, m, l);
   std::vector<LocationChoice> out;
   LocationChoice c;
   c.co.resize(writes.size());
-  for (std::size_t k = 0; k < writes.size(); ++k) c.co[k] = static_cast<int>(k);
+  for (std::size_t k = 0; k < writes.size(); ++k)
+    c.co[k] = static_cast<int>(k);
   do {
     // Odometer over the reads' sources: -1 (init), then each write.
     c.rf.assign(reads.size(), -1);
@@ -197,9 +216,10 @@ std::vector<LocationChoice> location_choices(const Program& p, MemoryModel m, Lo
       bool self = false;
       for (std::size_t k = 0; k < reads.size(); ++k)
         self |= c.rf[k] >= 0 && writes[static_cast<std::size_t>(c.rf[k])] == reads[k];
-      if (!self && filter.ok(c)) out.push_back(c);
+      if (!self && (!prune || filter.ok(c))) out.push_back(c);
       std::size_t k = 0;
-      while (k < reads.size() && ++c.rf[k] == static_cast<int>(writes.size())) c.rf[k++] = -1;
+      while (k < reads.size() && ++c.rf[k] == static_cast<int>(writes.size()))
+        c.rf[k++] = -1;
       if (k == reads.size()) break;
     }
   } while (std::next_permutation(c.co.begin(), c.co.end()));
@@ -236,7 +256,8 @@ std::vector<int> addition_order(const Program& p, const std::vector<int>& sc) {
   std::vector<std::vector<int>> per_thread;
   for (int id = 0; id < static_cast<int>(p.refs.size()); ++id) {
     const Ref& r = p.refs[static_cast<std::size_t>(id)];
-    if (static_cast<int>(per_thread.size()) <= r.thread) per_thread.resize(static_cast<std::size_t>(r.thread) + 1);
+    if (static_cast<int>(per_thread.size()) <= r.thread)
+      per_thread.resize(static_cast<std::size_t>(r.thread) + 1);
     per_thread[static_cast<std::size_t>(r.thread)].push_back(id);
   }
   std::vector<std::size_t> next(per_thread.size(), 0);
@@ -264,11 +285,12 @@ std::vector<int> addition_order(const Program& p, const std::vector<int>& sc) {
 }  // namespace
 
 void for_each_candidate(const LitmusTest& test, MemoryModel model,
-                        const std::function<void(const ExecutionGraph&)>& visit) {
+                        const std::function<void(const ExecutionGraph&)>& visit, bool prune) {
   const Program p = program_of(test);
   const int locations = test.locations();
   std::vector<std::vector<LocationChoice>> choices;
-  for (Loc l = 0; l < locations; ++l) choices.push_back(location_choices(p, model, l));
+  for (Loc l = 0; l < locations; ++l)
+    choices.push_back(location_choices(p, model, l, prune));
   const auto orders = sc_orders(p, model);
 
   std::uint64_t total = orders.size();
@@ -281,9 +303,11 @@ void for_each_candidate(const LitmusTest& test, MemoryModel model,
   if (total == 0) return;
 
   std::vector<ThreadInfo> threads;
-  for (const auto& th : test.threads) threads.push_back({th.name, th.cta, 0});
+  for (const auto& th : test.threads)
+    threads.push_back({th.name, th.cta, 0});
   std::vector<Value> init;
-  for (auto v : test.init) init.push_back(Value::integer(v));
+  for (auto v : test.init)
+    init.push_back(Value::integer(v));
 
   std::vector<std::size_t> pick(choices.size(), 0);
   for (const auto& sc : orders) {
@@ -317,12 +341,14 @@ void for_each_candidate(const LitmusTest& test, MemoryModel model,
         for (std::size_t k = 0; k < p.reads[l].size(); ++k) {
           const int src = c.rf[k];
           g.event(gid[static_cast<std::size_t>(p.reads[l][k])]).rf =
-              src < 0 ? kInit : gid[static_cast<std::size_t>(p.writes[l][static_cast<std::size_t>(src)])];
+              src < 0 ? kInit
+                      : gid[static_cast<std::size_t>(p.writes[l][static_cast<std::size_t>(src)])];
         }
       }
       visit(g);
       std::size_t l = 0;
-      while (l < pick.size() && ++pick[l] == choices[l].size()) pick[l++] = 0;
+      while (l < pick.size() && ++pick[l] == choices[l].size())
+        pick[l++] = 0;
       if (l == pick.size()) break;
     }
   }

@@ -22,14 +22,16 @@ class Evaluator {
       : test_(test), g_(g), state_(static_cast<std::size_t>(g.size()), State::Unknown) {}
 
   Outcome run() {
-    for (int id = 0; id < g_.size(); ++id) settle(id);
+    for (int id = 0; id < g_.size(); ++id)
+      settle(id);
     Outcome o;
     for (int t = 0; t < g_.threads(); ++t) {
       const LitmusThread& th = test_.threads[static_cast<std::size_t>(t)];
       std::vector<std::int32_t> regs(th.regs.size(), 0);
       for (std::size_t i = 0; i < th.code.size(); ++i)
         if (th.code[i].dest >= 0)
-          regs[static_cast<std::size_t>(th.code[i].dest)] = g_.event(id_of(t, static_cast<int>(i))).rval.num;
+          regs[static_cast<std::size_t>(th.code[i].dest)] =
+              g_.event(id_of(t, static_cast<int>(i))).rval.num;
       o.regs.push_back(std::move(regs));
     }
     for (Loc l = 0; l < g_.locations(); ++l)
@@ -86,24 +88,29 @@ class Evaluator {
 
 }  // namespace
 
-Outcome evaluate(const LitmusTest& test, ExecutionGraph& g) { return Evaluator(test, g).run(); }
+Outcome evaluate(const LitmusTest& test, ExecutionGraph& g) {
+  return Evaluator(test, g).run();
+}
 
-LitmusResult check_litmus(const LitmusTest& test, MemoryModel model) {
+LitmusResult check_litmus(const LitmusTest& test, MemoryModel model, bool prune) {
   const auto start = std::chrono::steady_clock::now();
   LitmusResult r;
   r.model = model;
-  for_each_candidate(test, model, [&](const ExecutionGraph& candidate) {
-    ++r.candidates;
-    if (!Derived(candidate, model).check(/*thin_air=*/true).consistent) return;
-    ++r.consistent;
-    ExecutionGraph g = candidate;
-    Outcome o = evaluate(test, g);
-    if (is_target(test.condition, o)) {
-      r.target_allowed = true;
-      if (!r.witness) r.witness = LitmusExecution{g, o};
-    }
-    r.outcomes.insert(std::move(o));
-  });
+  for_each_candidate(
+      test, model,
+      [&](const ExecutionGraph& candidate) {
+        ++r.candidates;
+        if (!Derived(candidate, model).check(/*thin_air=*/true).consistent) return;
+        ++r.consistent;
+        ExecutionGraph g = candidate;
+        Outcome o = evaluate(test, g);
+        if (is_target(test.condition, o)) {
+          r.target_allowed = true;
+          if (!r.witness) r.witness = LitmusExecution{g, o};
+        }
+        r.outcomes.insert(std::move(o));
+      },
+      prune);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }

@@ -5,13 +5,17 @@ namespace lookback::model {
 
 bool holds(const Expr& e, const Outcome& o) {
   switch (e.kind) {
-    case Expr::Kind::True: return true;
-    case Expr::Kind::False: return false;
+    case Expr::Kind::True:
+      return true;
+    case Expr::Kind::False:
+      return false;
     case Expr::Kind::RegEq:
       return (o.regs.at(static_cast<std::size_t>(e.thread)).at(static_cast<std::size_t>(e.reg)) ==
               e.value) != e.negated;
-    case Expr::Kind::MemEq: return (o.mem.at(e.loc) == e.value) != e.negated;
-    case Expr::Kind::Not: return !holds(e.kids.at(0), o);
+    case Expr::Kind::MemEq:
+      return (o.mem.at(e.loc) == e.value) != e.negated;
+    case Expr::Kind::Not:
+      return !holds(e.kids.at(0), o);
     case Expr::Kind::And:
       for (const auto& k : e.kids)
         if (!holds(k, o)) return false;
@@ -35,9 +39,12 @@ bool condition_holds(Quantifier q, bool target_allowed) {
 
 const char* to_string(Quantifier q) {
   switch (q) {
-    case Quantifier::Exists: return "exists";
-    case Quantifier::NotExists: return "~exists";
-    case Quantifier::Forall: return "forall";
+    case Quantifier::Exists:
+      return "exists";
+    case Quantifier::NotExists:
+      return "~exists";
+    case Quantifier::Forall:
+      return "forall";
   }
   return "?";
 }

@@ -75,7 +75,8 @@ class Parser {
   }
 
   void skip_newlines() {
-    while (sc_.peek().kind == Token::Kind::Newline) sc_.next();
+    while (sc_.peek().kind == Token::Kind::Newline)
+      sc_.next();
   }
 
   Token expect_word(const std::string& what) {
@@ -138,8 +139,10 @@ class Parser {
         fail(eq.pos, "expected '=' after the location, found " + eq.describe());
       t_.init[l] = int32(sc_.next());
       const Token& sep = sc_.peek();
-      if (sep.is_punct(";") || sep.is_punct(",")) sc_.next();
-      else end_statement("an initial value (separate them with ';')");
+      if (sep.is_punct(";") || sep.is_punct(","))
+        sc_.next();
+      else
+        end_statement("an initial value (separate them with ';')");
     }
   }
 
@@ -174,10 +177,14 @@ class Parser {
     sc_.next();
     const Token model = expect_word("a memory model (ptx, rc11 or sc)");
     MemoryModel m;
-    if (model.text == "ptx") m = MemoryModel::Ptx;
-    else if (model.text == "rc11") m = MemoryModel::Rc11;
-    else if (model.text == "sc") m = MemoryModel::Sc;
-    else fail(model.pos, "unknown memory model " + model.describe() + " (expected ptx, rc11 or sc)");
+    if (model.text == "ptx")
+      m = MemoryModel::Ptx;
+    else if (model.text == "rc11")
+      m = MemoryModel::Rc11;
+    else if (model.text == "sc")
+      m = MemoryModel::Sc;
+    else
+      fail(model.pos, "unknown memory model " + model.describe() + " (expected ptx, rc11 or sc)");
     if (t_.expect.count(m)) fail(model.pos, "a second `expect` line for " + model.text);
     const Token verdict = expect_word("`allowed` or `forbidden`");
     if (verdict.text != "allowed" && verdict.text != "forbidden")
@@ -223,9 +230,12 @@ class Parser {
                           p.text + "')");
         slot = p;
       };
-      if (in(sems, p.text)) set(q.sem, "memory order");
-      else if (in(scopes, p.text)) set(q.scope, "scope");
-      else if (in(rmws, p.text)) set(q.rmw, "atomic operation");
+      if (in(sems, p.text))
+        set(q.sem, "memory order");
+      else if (in(scopes, p.text))
+        set(q.scope, "scope");
+      else if (in(rmws, p.text))
+        set(q.rmw, "atomic operation");
       else if (!in(ignored, p.text))
         fail(p.pos, "unknown qualifier '." + p.text + "' for " + parts[0].text);
     }
@@ -249,8 +259,8 @@ class Parser {
       fail(first.pos, "expected an instruction, found " + first.describe());
     LitmusThread& th = t_.threads.back();
     if (static_cast<int>(th.code.size()) >= kMaxInstructions)
-      fail(first.pos, "a thread may have at most " + std::to_string(kMaxInstructions) +
-                          " instructions");
+      fail(first.pos,
+           "a thread may have at most " + std::to_string(kMaxInstructions) + " instructions");
     std::optional<Token> dest;
     Token opcode = first;
     if (sc_.peek().is_punct("=")) {
@@ -274,9 +284,7 @@ class Parser {
       if (q.scope->text == "gl") fail(q.scope->pos, "'.gl' is a membar level; use .gpu");
       in.scope = scope_of(*q.scope);
     };
-    auto bad_sem = [&](const std::string& what) {
-      fail(q.sem->pos, what + " cannot be ." + sem);
-    };
+    auto bad_sem = [&](const std::string& what) { fail(q.sem->pos, what + " cannot be ." + sem); };
     auto no_rmw_op = [&]() {
       if (q.rmw) fail(q.rmw->pos, "'." + q.rmw->text + "' only applies to atom");
     };
@@ -304,11 +312,16 @@ class Parser {
       if (!load && dest) fail(dest->pos, "st writes no register");
     } else if (base.text == "atom") {
       in.op = LitmusOp::Rmw;
-      if (sem.empty() || sem == "relaxed") in.order = Order::Relaxed;
-      else if (sem == "acquire") in.order = Order::Acquire;
-      else if (sem == "release") in.order = Order::Release;
-      else if (sem == "acq_rel") in.order = Order::AcqRel;
-      else bad_sem("atom");
+      if (sem.empty() || sem == "relaxed")
+        in.order = Order::Relaxed;
+      else if (sem == "acquire")
+        in.order = Order::Acquire;
+      else if (sem == "release")
+        in.order = Order::Release;
+      else if (sem == "acq_rel")
+        in.order = Order::AcqRel;
+      else
+        bad_sem("atom");
       if (q.scope) need_scope("atom");  // PTX's default scope is .gpu
       if (!q.rmw) fail(base.pos, "atom needs an operation: .add, .exch or .cas");
       in.rmw = q.rmw->text == "add" ? RmwOp::Add : q.rmw->text == "exch" ? RmwOp::Exch : RmwOp::Cas;
@@ -321,16 +334,20 @@ class Parser {
         in.fence = Fence::Sc;
         in.scope = scope_of(*q.scope);
       } else {
-        if (sem == "sc") in.fence = Fence::Sc;
-        else if (sem == "acq_rel") in.fence = Fence::AcqRel;
-        else if (sem.empty()) fail(base.pos, "fence needs .sc or .acq_rel");
-        else bad_sem("fence");
+        if (sem == "sc")
+          in.fence = Fence::Sc;
+        else if (sem == "acq_rel")
+          in.fence = Fence::AcqRel;
+        else if (sem.empty())
+          fail(base.pos, "fence needs .sc or .acq_rel");
+        else
+          bad_sem("fence");
         need_scope("fence");
       }
       if (dest) fail(dest->pos, "a fence writes no register");
     } else {
-      fail(base.pos, "unknown instruction '" + base.text +
-                         "' (expected ld, st, atom, fence or membar)");
+      fail(base.pos,
+           "unknown instruction '" + base.text + "' (expected ld, st, atom, fence or membar)");
     }
 
     const int index = static_cast<int>(th.code.size());
@@ -404,7 +421,8 @@ class Parser {
     if (t_.threads.empty()) fail(first.pos, "the condition must come after the threads");
     if (first.is_punct("~")) {
       const Token kw = sc_.next();
-      if (!kw.is_word("exists")) fail(kw.pos, "expected `exists` after '~', found " + kw.describe());
+      if (!kw.is_word("exists"))
+        fail(kw.pos, "expected `exists` after '~', found " + kw.describe());
       t_.condition.quantifier = Quantifier::NotExists;
     } else {
       t_.condition.quantifier = first.is_word("exists") ? Quantifier::Exists : Quantifier::Forall;
@@ -413,7 +431,8 @@ class Parser {
     have_condition_ = true;
     const Token& t = peek_in_condition();
     if (t.kind != Token::Kind::End && !t.is_word("expect"))
-      fail(t.pos, "unexpected " + t.describe() + " in the condition (connect atoms with /\\ or \\/)");
+      fail(t.pos,
+           "unexpected " + t.describe() + " in the condition (connect atoms with /\\ or \\/)");
   }
 
   Expr parse_or() {
@@ -490,7 +509,8 @@ class Parser {
       fail(name.pos, "expected THREAD:REGISTER or a location, found " + name.describe());
     }
     const Token cmp = sc_.next();
-    if (cmp.is_punct("!=")) e.negated = true;
+    if (cmp.is_punct("!="))
+      e.negated = true;
     else if (!cmp.is_punct("==") && !cmp.is_punct("="))
       fail(cmp.pos, "expected '==' or '!=', found " + cmp.describe());
     e.value = int32(sc_.next());
@@ -542,6 +562,8 @@ class Parser {
 
 }  // namespace
 
-LitmusTest parse_litmus(std::string_view text) { return Parser(text).parse(); }
+LitmusTest parse_litmus(std::string_view text) {
+  return Parser(text).parse();
+}
 
 }  // namespace lookback::model

@@ -7,9 +7,12 @@ namespace lookback::model {
 
 const char* to_string(Scope s) {
   switch (s) {
-    case Scope::Cta: return "cta";
-    case Scope::Gpu: return "gpu";
-    case Scope::Sys: return "sys";
+    case Scope::Cta:
+      return "cta";
+    case Scope::Gpu:
+      return "gpu";
+    case Scope::Sys:
+      return "sys";
   }
   return "?";
 }
@@ -33,9 +36,12 @@ std::string access_qualifiers(const Instruction& in) {
 
 const char* rmw_name(RmwOp op) {
   switch (op) {
-    case RmwOp::Add: return "add";
-    case RmwOp::Exch: return "exch";
-    case RmwOp::Cas: return "cas";
+    case RmwOp::Add:
+      return "add";
+    case RmwOp::Exch:
+      return "exch";
+    case RmwOp::Cas:
+      return "cas";
   }
   return "?";
 }
@@ -69,16 +75,22 @@ std::string expr_text(const LitmusTest& t, const Expr& e, int parent_precedence)
   };
   const char* cmp = e.negated ? " != " : " == ";
   switch (e.kind) {
-    case Expr::Kind::True: return "true";
-    case Expr::Kind::False: return "false";
+    case Expr::Kind::True:
+      return "true";
+    case Expr::Kind::False:
+      return "false";
     case Expr::Kind::RegEq: {
       const auto& th = t.threads.at(static_cast<std::size_t>(e.thread));
       return th.name + ":" + reg_name(th, e.reg) + cmp + std::to_string(e.value);
     }
-    case Expr::Kind::MemEq: return t.loc_names.at(e.loc) + cmp + std::to_string(e.value);
-    case Expr::Kind::Not: return std::string("~").append(expr_text(t, e.kids.at(0), 3));
-    case Expr::Kind::And: return join(" /\\ ", 2);
-    case Expr::Kind::Or: return join(" \\/ ", 1);
+    case Expr::Kind::MemEq:
+      return t.loc_names.at(e.loc) + cmp + std::to_string(e.value);
+    case Expr::Kind::Not:
+      return std::string("~").append(expr_text(t, e.kids.at(0), 3));
+    case Expr::Kind::And:
+      return join(" /\\ ", 2);
+    case Expr::Kind::Or:
+      return join(" \\/ ", 1);
   }
   return "?";
 }
@@ -92,7 +104,9 @@ std::string instruction_text(const LitmusTest& t, int thread, int index) {
   std::string s;
   if (in.dest >= 0) s = reg_name(th, in.dest) + " = ";
   switch (in.op) {
-    case LitmusOp::Load: s += "ld" + access_qualifiers(in) + " " + loc; break;
+    case LitmusOp::Load:
+      s += "ld" + access_qualifiers(in) + " " + loc;
+      break;
     case LitmusOp::Store:
       s += "st" + access_qualifiers(in) + " " + loc + ", " + operand_text(th, in.value);
       break;
@@ -110,7 +124,9 @@ std::string instruction_text(const LitmusTest& t, int thread, int index) {
   return s + dep_text(th, index, in);
 }
 
-std::string expr_text(const LitmusTest& t, const Expr& e) { return expr_text(t, e, 0); }
+std::string expr_text(const LitmusTest& t, const Expr& e) {
+  return expr_text(t, e, 0);
+}
 
 std::string condition_text(const LitmusTest& t) {
   return std::string(to_string(t.condition.quantifier)) + " (" + expr_text(t, t.condition.expr) +

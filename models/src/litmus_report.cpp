@@ -19,9 +19,9 @@ std::string who(const LitmusTest& test, const ExecutionGraph& g, int id) {
 std::string effect(const LitmusTest& test, const ExecutionGraph& g, int id) {
   const Event& e = g.event(id);
   std::string s;
-  if (e.is_read())
-    s = "reads " + std::to_string(e.rval.num) + " from " + who(test, g, e.rf);
-  if (e.is_write()) s += (s.empty() ? "" : ", ") + std::string("writes ") + std::to_string(e.wval.num);
+  if (e.is_read()) s = "reads " + std::to_string(e.rval.num) + " from " + who(test, g, e.rf);
+  if (e.is_write())
+    s += (s.empty() ? "" : ", ") + std::string("writes ") + std::to_string(e.wval.num);
   return s;
 }
 
@@ -55,7 +55,8 @@ void print_execution(std::ostream& os, const LitmusTest& test, const LitmusExecu
   os << "    coherence:";
   for (Loc l = 0; l < g.locations(); ++l) {
     os << (l ? ";" : "") << " " << test.loc_names[l] << ": init";
-    for (int w : g.co(l)) os << " < " << who(test, g, w);
+    for (int w : g.co(l))
+      os << " < " << who(test, g, w);
   }
   os << "\n";
   if (g.sc_order().size() > 1) {

@@ -58,8 +58,10 @@ int run_litmus_file(const std::string& path, MemoryModel model, bool json, std::
     return kExitUsage;
   }
   const auto expected = expectation(*test, model);
-  if (json) out << result_json(*test, r, expected) << "\n";
-  else print_result(out, *test, r, expected);
+  if (json)
+    out << result_json(*test, r, expected) << "\n";
+  else
+    print_result(out, *test, r, expected);
   return !expected || *expected == r.target_allowed ? kExitPass : kExitViolated;
 }
 
@@ -84,17 +86,21 @@ int run_litmus_suite(const std::string& dir, bool json, std::ostream& out, std::
   std::vector<std::string> json_tests;
   if (!json) {
     out << std::left << std::setw(34) << "litmus test";
-    for (MemoryModel m : kModels) out << std::setw(13) << to_string(m);
-    out << std::right << std::setw(9) << "time" << "\n";
+    for (MemoryModel m : kModels)
+      out << std::setw(13) << to_string(m);
+    out << std::right << std::setw(9) << "time"
+        << "\n";
   }
   for (const auto& file : files) {
     std::string error;
     const auto test = load(file.string(), error);
     if (!test) {
       ++malformed;
-      if (json) json_tests.push_back(std::string("{\"file\":") + json_string(file.string()) +
-                                     ",\"error\":" + json_string(error) + "}");
-      else out << std::left << std::setw(34) << file.filename().string() << error << "\n";
+      if (json)
+        json_tests.push_back(std::string("{\"file\":") + json_string(file.string()) +
+                             ",\"error\":" + json_string(error) + "}");
+      else
+        out << std::left << std::setw(34) << file.filename().string() << error << "\n";
       continue;
     }
     std::string row, results;
@@ -143,12 +149,14 @@ int run_litmus_suite(const std::string& dir, bool json, std::ostream& out, std::
   if (json) {
     out << "{\"all_as_expected\":" << (all_ok ? "true" : "false") << ",\"checks\":" << checks
         << ",\"mismatches\":" << mismatches << ",\"errors\":" << malformed << ",\"tests\":[";
-    for (std::size_t k = 0; k < json_tests.size(); ++k) out << (k ? "," : "") << json_tests[k];
+    for (std::size_t k = 0; k < json_tests.size(); ++k)
+      out << (k ? "," : "") << json_tests[k];
     out << "]}\n";
   } else {
     out << "\nA = the condition's outcome is allowed, F = forbidden, - = no expect line\n"
         << files.size() << " tests, " << checks << " verdicts: ";
-    if (all_ok) out << "ALL AS EXPECTED\n";
+    if (all_ok)
+      out << "ALL AS EXPECTED\n";
     else
       out << mismatches << " differ from their expect lines, " << malformed
           << " files could not be checked\n";

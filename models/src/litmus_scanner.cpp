@@ -7,18 +7,25 @@
 namespace lookback::model {
 
 namespace {
-bool word_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool word_start(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
 bool word_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
 }
-bool digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+bool digit(char c) {
+  return std::isdigit(static_cast<unsigned char>(c)) != 0;
+}
 }  // namespace
 
 std::string Token::describe() const {
   switch (kind) {
-    case Kind::Newline: return "end of line";
-    case Kind::End: return "end of file";
-    default: return "'" + text + "'";
+    case Kind::Newline:
+      return "end of line";
+    case Kind::End:
+      return "end of file";
+    default:
+      return "'" + text + "'";
   }
 }
 
@@ -39,7 +46,8 @@ void LitmusScanner::skip_blanks_and_comments() {
     if (c == ' ' || c == '\t' || c == '\r') {
       advance(1);
     } else if (c == '/' && at(i_ + 1) == '/') {
-      while (i_ < s_.size() && s_[i_] != '\n') advance(1);
+      while (i_ < s_.size() && s_[i_] != '\n')
+        advance(1);
     } else {
       return;
     }
@@ -64,9 +72,11 @@ Token LitmusScanner::rest_of_line() {
   t.kind = Token::Kind::Word;
   t.pos = {line_, col_};
   const std::size_t start = i_;
-  while (i_ < s_.size() && s_[i_] != '\n' && !(s_[i_] == '/' && at(i_ + 1) == '/')) advance(1);
+  while (i_ < s_.size() && s_[i_] != '\n' && !(s_[i_] == '/' && at(i_ + 1) == '/'))
+    advance(1);
   std::size_t end = i_;
-  while (end > start && std::isspace(static_cast<unsigned char>(s_[end - 1]))) --end;
+  while (end > start && std::isspace(static_cast<unsigned char>(s_[end - 1])))
+    --end;
   t.text = std::string(s_.substr(start, end - start));
   return t;
 }
@@ -87,7 +97,8 @@ Token LitmusScanner::scan() {
   }
   if (word_start(c)) {
     std::size_t n = 1;
-    while (word_char(at(i_ + n))) ++n;
+    while (word_char(at(i_ + n)))
+      ++n;
     t.kind = Token::Kind::Word;
     t.text = std::string(s_.substr(i_, n));
     advance(n);
@@ -95,7 +106,8 @@ Token LitmusScanner::scan() {
   }
   if (digit(c) || (c == '-' && digit(at(i_ + 1)))) {
     std::size_t n = 1;
-    while (digit(at(i_ + n))) ++n;
+    while (digit(at(i_ + n)))
+      ++n;
     t.kind = Token::Kind::Int;
     t.text = std::string(s_.substr(i_, n));
     // Saturate: anything this large is out of range for the parser anyway.

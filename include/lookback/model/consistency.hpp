@@ -51,7 +51,7 @@ class Derived {
   MemoryModel m_;
   int n_;
   Relation po_, po_loc_, rf_, co_, fr_, order_;
-  Relation ptx_cause_raw_;  // PTX only: cause before axioms
+  Relation ptx_cause_base_;  // PTX only: cause_base (order_ is cause)
 };
 
 }  // namespace lookback::model

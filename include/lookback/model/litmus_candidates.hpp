@@ -36,7 +36,9 @@ std::vector<Event> litmus_events(const LitmusTest& test, int t);
 
 // Calls `visit` once per candidate (rf set, values not computed). Throws
 // std::runtime_error when there would be more than kMaxLitmusCandidates.
+// `prune = false` skips the per-location filter (tests use it to check
+// Derived alone).
 void for_each_candidate(const LitmusTest& test, MemoryModel model,
-                        const std::function<void(const ExecutionGraph&)>& visit);
+                        const std::function<void(const ExecutionGraph&)>& visit, bool prune = true);
 
 }  // namespace lookback::model

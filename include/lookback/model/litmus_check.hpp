@@ -28,7 +28,8 @@ struct LitmusResult {
   double seconds = 0;
 };
 
-LitmusResult check_litmus(const LitmusTest& test, MemoryModel model);
+// `prune = false` gives every candidate to Derived (see for_each_candidate).
+LitmusResult check_litmus(const LitmusTest& test, MemoryModel model, bool prune = true);
 
 // Computes every read's and write's value of a candidate from its
 // reads-from choices, and returns the final state. Values flow along rf and

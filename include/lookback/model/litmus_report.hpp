@@ -24,6 +24,8 @@ std::string result_json(const LitmusTest& test, const LitmusResult& r,
 
 std::string json_string(const std::string& s);
 
-inline const char* verdict_word(bool allowed) { return allowed ? "allowed" : "forbidden"; }
+inline const char* verdict_word(bool allowed) {
+  return allowed ? "allowed" : "forbidden";
+}
 
 }  // namespace lookback::model

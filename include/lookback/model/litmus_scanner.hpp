@@ -15,8 +15,8 @@ namespace lookback::model {
 struct Token {
   enum class Kind : std::uint8_t { Word, Int, Punct, Newline, End };
   Kind kind = Kind::End;
-  std::string text;         // as written (Punct: the symbol)
-  std::int64_t value = 0;   // Int
+  std::string text;        // as written (Punct: the symbol)
+  std::int64_t value = 0;  // Int
   SourcePos pos;
 
   bool is_word(std::string_view w) const { return kind == Kind::Word && text == w; }
