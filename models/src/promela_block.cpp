@@ -53,7 +53,9 @@ class BlockWriter {
     w_.line(p_.tile_id == TileIdSource::BlockIdx ? "byte tile = blk;  /* tile id from blockIdx */"
                                                  : "byte tile;");
     w_.line("short aggr, incl, acc, wsum, red, seen_iv, seen_pub;");
-    w_.line("byte seen_st, stop;");
+    w_.line("byte seen_st, seen_eff, stop;");
+    w_.line("int seen_ep;");
+    w_.line("bit cas_ok;");
     w_.line("int fdone;");
     const std::string lanes = "[" + str(inst_.window) + "]";
     w_.line("byte ls" + lanes + ";   /* lane: status as seen in this launch */");
@@ -199,7 +201,7 @@ class BlockWriter {
     if (s == Status::Prefix)
       checks.push_back(require(value + " == " + iv_literal(launch_, 0, t), Property::CorrectPrefix,
                                "tile " + str(t) + " publishes PREFIX %d", value));
-    const std::string pub = str(pub_id(g_, launch_, t, s, false));
+    const std::string pub = str(pub_id(g_, launch_, t, s));
     const std::string st = status_name(s);
     if (g_.split) {
       checks.push_back(word("iv", t, s) + " = " + value);
@@ -333,7 +335,6 @@ class BlockWriter {
   // wait: reduce its input here and publish the aggregate monotonically.
   void fallback(int t, int j, int idx, int k) {
     const std::string l = "[" + str(k) + "]", d = "[" + str(idx) + "]";
-    const std::string eff = "EFF(d_st" + d + ", d_ep" + d + ", bep[thr])";
     const std::string done = "fb_done_" + str(t) + "_" + str(j) + "_" + str(k);
     w_.line("if");
     w_.line(":: ls" + l + " == INVALID ->");
@@ -347,36 +348,66 @@ class BlockWriter {
     }
     if (fallback_validates(p_)) {
       fence(validation_fence(p_), "before re-reading the descriptor");
-      step({}, "",
-           {"seen_st = " + eff, "seen_iv = d_iv" + d, "H_R(" + str(g_.loc_desc(idx)) + ")"});
+      step({}, "", {see(idx), "H_R(" + str(g_.loc_desc(idx)) + ")"});
       w_.line("if");
-      w_.line(":: seen_st != INVALID -> ls" + l + " = seen_st; liv" + l + " = seen_iv; goto " +
-              done + ";");
+      w_.line(":: seen_eff != INVALID ->");
+      w_.in();
+      adopt(t, idx, k);
+      w_.line("goto " + done + ";");
+      w_.out();
       w_.line(":: else -> skip;");
       w_.line("fi;");
     }
     const Status fs = fallback_status(idx);
-    const std::string pub = str(pub_id(g_, launch_, idx, fs, true));
+    // A fallback's publish carries what the owner's would: same publish id.
+    const std::string pub = str(pub_id(g_, launch_, idx, fs));
     local({"ls" + l + " = " + status_name(fs), "liv" + l + " = red"});
+    if (g_.split)
+      step({}, "",
+           {word("iv", idx, fs) + " = red", word("pub", idx, fs) + " = " + pub,
+            "H_W(" + str(word_loc(idx, fs)) + ")"});
     fence(p_.publish_fence, "before the fallback's publish");
-    const std::string write = "desc_write(" + str(idx) + ", " + status_name(fs) +
-                              ", bep[thr], red, " + pub + ", " + ph() + "); H_W(" +
-                              str(g_.loc_desc(idx)) + ")";
+    const std::string write = "desc_write(" + str(idx) + ", " + status_name(fs) + ", bep[thr], " +
+                              (g_.split ? std::string("IV_EMPTY") : "red") + ", " + pub + ", " +
+                              ph() + "); H_W(" + str(g_.loc_desc(idx)) + ")";
     if (!fallback_uses_cas(p_)) {
       step({}, "", {write});
     } else {
       step({}, "",
            {"if\n:: d_st" + d + " == lw_st" + l + " && d_ep" + d + " == lw_ep" + l + " && d_iv" +
-            d + " == lw_iv" + l + " && d_pub" + d + " == lw_pub" + l + " ->\n  " + write +
-            ";\n:: else ->  /* CAS failed: take what is there if it counts */\n  H_R(" +
-            str(g_.loc_desc(idx)) + ");\n  if\n  :: " + eff + " != INVALID -> ls" + l + " = " +
-            eff + "; liv" + l + " = d_iv" + d + ";\n  :: else -> skip;\n  fi;\nfi"});
+            d + " == lw_iv" + l + " && d_pub" + d + " == lw_pub" + l + " ->\n  cas_ok = 1; " +
+            write + ";\n:: else ->  /* the CAS failed: it read what is there */\n  cas_ok = 0; " +
+            see(idx) + "; H_R(" + str(g_.loc_desc(idx)) + ");\nfi"});
+      w_.line("if");
+      w_.line(":: !cas_ok && seen_eff != INVALID ->");
+      w_.in();
+      adopt(t, idx, k);
+      w_.out();
+      w_.line(":: else -> skip;");
+      w_.line("fi;");
     }
     w_.line(done + ":");
     w_.line("skip;");
     w_.out();
     w_.line(":: else -> skip;");
     w_.line("fi;");
+  }
+
+  // Copies descriptor `idx` as read now into the seen_* temporaries.
+  std::string see(int idx) const {
+    const std::string d = "[" + str(idx) + "]";
+    return "seen_st = d_st" + d + "; seen_ep = d_ep" + d + "; seen_iv = d_iv" + d +
+           "; seen_pub = d_pub" + d + "; seen_eff = EFF(d_st" + d + ", d_ep" + d + ", bep[thr])";
+  }
+
+  // The fallback takes the descriptor it found published instead of its own
+  // reduction (split layout: with the matching value word, checked).
+  void adopt(int t, int idx, int k) {
+    const std::string l = "[" + str(k) + "]";
+    local({"lw_st" + l + " = seen_st; lw_ep" + l + " = seen_ep; lw_iv" + l + " = seen_iv; lw_pub" +
+               l + " = seen_pub",
+           "ls" + l + " = seen_eff; liv" + l + " = seen_iv"});
+    if (g_.split) split_value(t, idx, k);
   }
 
   // Where the window's look-back stops, and value(lowest tile) (+) ... added

@@ -72,10 +72,12 @@ std::string iv_literal(int launch, int lo, int hi) {
          ")";
 }
 
-// Names one publish, so a split reader can tell a torn pair and a CAS can
-// compare whole words: 1 marks the stale words of a launch long ago.
-int pub_id(const Geometry& g, int launch, int tile, Status s, bool fallback) {
-  return 2 + (launch * g.capacity + tile) * 4 + (fallback ? 3 : static_cast<int>(s));
+// Names what a publish carries, (launch, tile, status), so a split reader
+// can tell a torn pair and a CAS can compare whole words; 1 marks the stale
+// words of a launch long ago. A fallback's AGGREGATE of a tile carries what
+// the owner's does, as in the explorer.
+int pub_id(const Geometry& g, int launch, int tile, Status s) {
+  return 2 + (launch * g.capacity + tile) * 4 + static_cast<int>(s);
 }
 
 std::string property_flag(Property p) {
@@ -132,12 +134,16 @@ void write_header(std::ostream& os, const PromelaSpec& spec) {
      << " * fences above are recorded but have no effect here, and weak-memory behaviour\n"
      << " * (and so no-data-race) is out of reach; see models/SPIN.md.\n *\n"
      << " * Safety and the progress monitor (asserts print 'lookback: violated ...'):\n"
-     << " *   spin -a M.pml && gcc -DSAFETY -DNOREDUCE -DPRINTF -o pan pan.c && ./pan -E -c0\n"
+     << " *   spin -o2 -a M.pml && gcc -DSAFETY -DNOREDUCE -DPRINTF -o pan pan.c && ./pan -E -c0\n"
      << " * Deadlocks (invalid end states; a violated property ends every process):\n"
      << " *   ./pan -A -c0\n"
      << " * Distinct executions (one 'lookback: outcome' line per execution graph):\n"
-     << " *   spin -DGRAPH_HISTORY -a M.pml && gcc -DSAFETY -DNOREDUCE -DPRINTF -o pan pan.c &&\n"
-     << " *   ./pan -E -c0\n"
+     << " *   spin -o2 -DGRAPH_HISTORY -a M.pml && gcc -DSAFETY -DNOREDUCE -DPRINTF -o pan pan.c\n"
+     << " *   ./pan -E -c0 | grep -c 'lookback: outcome'\n"
+     << " * Termination under fair scheduling as LTL:\n"
+     << " *   spin -o2 -DLIVENESS -a M.pml && gcc -DNOREDUCE -o pan pan.c && ./pan -a -f\n"
+     << " * -o2 turns dead-variable elimination off: with it, pan 6.5.2 reported fewer end\n"
+     << " * states of this model than it has (see models/SPIN.md).\n"
      << " */\n\n";
 }
 

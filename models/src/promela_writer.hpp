@@ -59,7 +59,7 @@ class Writer {
 // Promela spellings shared by the parts.
 std::string status_name(protocol::Status s);
 std::string iv_literal(int launch, int lo, int hi);  // "IV(l, lo, hi)"
-int pub_id(const Geometry& g, int launch, int tile, protocol::Status s, bool fallback);
+int pub_id(const Geometry& g, int launch, int tile, protocol::Status s);
 std::string property_flag(protocol::Property p);  // ghost bit set when p is violated
 
 // The parts of the model, in the order they are written.

@@ -59,9 +59,9 @@ std::optional<Property> property_named(const std::string& name) {
 }
 
 // Builds pan from the model in `dir` with extra spin -D flags; false on a
-// tool failure (the log says why).
+// tool failure (the log says why). `safety` leaves out cycle detection.
 bool build(const std::filesystem::path& dir, const std::string& defines, const std::string& exe,
-           std::string& problem) {
+           std::string& problem, bool safety = true) {
   const std::string d = "cd '" + dir.string() + "' && ";
   if (shell(d + "spin -o2 " + defines + " -a model.pml > " + exe + ".spin.log 2>&1") != 0) {
     problem = "spin -a failed: " + slurp(dir / (exe + ".spin.log"));
@@ -70,7 +70,8 @@ bool build(const std::filesystem::path& dir, const std::string& defines, const s
   // -DSAFETY: no cycle detection needed (every property is a safety
   // property of this model); -DNOREDUCE: no partial-order reduction, so
   // every interleaving is explored, as the explorer's graphs require.
-  if (shell(d + "gcc -O0 -w -DSAFETY -DNOREDUCE -DPRINTF -o " + exe + " pan.c > " + exe +
+  const std::string mode = safety ? "-DSAFETY -DPRINTF" : "";
+  if (shell(d + "gcc -O0 -w -DNOREDUCE " + mode + " -o " + exe + " pan.c > " + exe +
             ".gcc.log 2>&1") != 0) {
     problem = "gcc pan.c failed: " + slurp(dir / (exe + ".gcc.log"));
     return false;
@@ -144,6 +145,23 @@ SpinVerdict run(const PromelaSpec& spec, const std::filesystem::path& dir) {
     v.problem = "history run: " + why;
   }
   return v;
+}
+
+std::optional<bool> fair_liveness_violated(const PromelaSpec& spec,
+                                           const std::filesystem::path& dir, std::string& problem) {
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream model(dir / "model.pml");
+    write_promela(model, spec);
+  }
+  if (!build(dir, "-DLIVENESS", "panl", problem, false)) return std::nullopt;
+  const std::string out = pan(dir, "panl", "-a -f", "liveness.out");
+  if (problem = incomplete(out); !problem.empty()) return std::nullopt;
+  if (out.find("acceptance   cycles \t+ (fairness enabled)") == std::string::npos) {
+    problem = "pan did not search for fair acceptance cycles";
+    return std::nullopt;
+  }
+  return errors(out) > 0;
 }
 
 std::string to_string(const SpinVerdict& v) {

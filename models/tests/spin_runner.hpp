@@ -33,6 +33,13 @@ std::optional<std::string> unavailable();
 // the verdict.
 SpinVerdict run(const PromelaSpec& spec, const std::filesystem::path& dir);
 
+// Termination under fair scheduling checked the LTL way: the model's
+// `terminates` formula (<> halt || all finished) under weak fairness
+// (pan -a -f). True when SPIN finds a counterexample; nothing (and
+// `problem` set) when it could not decide.
+std::optional<bool> fair_liveness_violated(const PromelaSpec& spec,
+                                           const std::filesystem::path& dir, std::string& problem);
+
 std::string to_string(const SpinVerdict& v);
 
 }  // namespace lookback::model::spin

@@ -1,0 +1,140 @@
+// The Promela exporter on its own (no SPIN needed): what it writes follows
+// the Protocol value, it rejects what the explorer rejects, and the
+// --emit-promela option of lookback-check behaves like the other options.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "lookback/model/cli.hpp"
+#include "lookback/model/promela_export.hpp"
+
+namespace {
+
+using namespace lookback::model;
+using namespace lookback::protocol;
+
+std::string model_of(const char* name, Settings s = {}) {
+  if (!s.tiles) s.tiles = 3;
+  std::ostringstream out;
+  write_promela(out, promela_spec(*find_variant(name), s));
+  return out.str();
+}
+
+bool has(const std::string& text, const std::string& what) {
+  return text.find(what) != std::string::npos;
+}
+
+TEST(PromelaExport, EveryCatalogueEntryExportsDeterministically) {
+  for (const auto& v : kCatalogue) {
+    const std::string a = model_of(v.name), b = model_of(v.name);
+    EXPECT_EQ(a, b) << v.name;
+    EXPECT_TRUE(has(a, "variant '" + std::string(v.name) + "'")) << v.name;
+    EXPECT_TRUE(has(a, "proctype block_L0(byte thr; byte blk)")) << v.name;
+    EXPECT_TRUE(has(a, "} unless { halt };")) << v.name;
+  }
+}
+
+TEST(PromelaExport, TheModelFollowsTheProtocolFields) {
+  // The flaw that stops at an AGGREGATE changes where the look-back stops.
+  EXPECT_FALSE(has(model_of("warp-lookback"), "ls[0] == AGGREGATE"));
+  EXPECT_TRUE(has(model_of("stop-at-aggregate"), "ls[0] == AGGREGATE"));
+  // Tile 0 publishes PREFIX unless the flaw says otherwise.
+  EXPECT_TRUE(has(model_of("warp-lookback"), "desc_write(0, PREFIX,"));
+  EXPECT_TRUE(has(model_of("tile0-aggregate"), "desc_write(0, AGGREGATE,"));
+  // Awaits are guards; the bounded wait of the fallback is a plain read
+  // followed by a CAS publish, or a plain store under its flaw.
+  EXPECT_TRUE(has(model_of("warp-lookback"), "wt[thr] = W_DESC + 0;"));
+  EXPECT_FALSE(has(model_of("fallback"), "wt[thr] = W_DESC + 0;"));
+  EXPECT_TRUE(has(model_of("fallback"), "CAS failed"));
+  EXPECT_FALSE(has(model_of("fallback-plain-store"), "CAS failed"));
+  EXPECT_TRUE(has(model_of("fallback-unbounded-spin"), "wt[thr] = W_DESC + 0;"));
+  // Split layouts have value words and a torn-read check.
+  Settings split;
+  split.layout = Layout::Split;
+  EXPECT_TRUE(has(model_of("warp-lookback", split), "incl_iv[CAP]"));
+  EXPECT_TRUE(has(model_of("warp-lookback", split), "violated no-torn-descriptor"));
+  EXPECT_FALSE(has(model_of("split-value-overwritten"), "incl_iv[CAP]"));
+  // fence.sc events are ordered (part of the graph); others are comments.
+  EXPECT_TRUE(has(model_of("fenced-lookback"), "fence.sc (before publishing)"));
+  EXPECT_FALSE(has(model_of("warp-lookback"), "fence.sc (before publishing)"));
+  // The progress model picks the monitor; fair relies on end states.
+  EXPECT_TRUE(has(model_of("warp-lookback"), "a hang under obe"));
+  Settings fair;
+  fair.progress = Progress::Fair;
+  EXPECT_FALSE(has(model_of("warp-lookback", fair), "progress_monitor"));
+  // A second launch without the epoch reset gets the host between launches.
+  EXPECT_TRUE(has(model_of("no-reset"), "proctype host_L1(byte thr)"));
+  EXPECT_FALSE(has(model_of("warp-lookback"), "proctype block_L1"));
+}
+
+TEST(PromelaExport, RejectsWhatTheExplorerRejects) {
+  for (const auto& v : kCatalogue)
+    for (Layout layout : {Layout::Packed, Layout::Split}) {
+      Settings s;
+      s.layout = layout;
+      const PromelaSpec spec = promela_spec(v, s);
+      bool explorer_rejects = false;
+      try {
+        (void)build_protocol_system(spec.protocol, spec.instance);
+      } catch (const std::invalid_argument&) {
+        explorer_rejects = true;
+      }
+      std::ostringstream out;
+      if (explorer_rejects)
+        EXPECT_THROW(write_promela(out, spec), std::invalid_argument) << v.name;
+      else
+        EXPECT_NO_THROW(write_promela(out, spec)) << v.name;
+    }
+  Settings big;
+  big.tiles = 16;  // the interval encoding holds tiles 0..15
+  EXPECT_THROW(model_of("warp-lookback", big), std::invalid_argument);
+}
+
+struct CliRun {
+  int code;
+  std::string out, err;
+};
+
+CliRun cli(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  args.push_back("--quiet");
+  const int code = run_cli(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+TEST(PromelaExportCli, WritesTheModelAndChecksNothing) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("lookback-emit-" + std::to_string(::getpid()) + ".pml");
+  const CliRun r =
+      cli({"--mutant", "stop-at-aggregate", "--tiles", "3", "--emit-promela", path.string()});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_FALSE(has(r.out, "verdict"));
+  std::ifstream f(path);
+  std::stringstream text;
+  text << f.rdbuf();
+  EXPECT_TRUE(has(text.str(), "variant 'stop-at-aggregate'"));
+  EXPECT_TRUE(has(text.str(), "3 tiles, window 2"));
+  std::filesystem::remove(path);
+}
+
+TEST(PromelaExportCli, ErrorsExitTwoWithOneLine) {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"--variant", "warp-lookback", "--emit-promela", "/nonexistent-dir/m.pml"},
+           {"--all", "--emit-promela", "m.pml"},
+           {"--variant", "warp-lookback", "--memory-model", "ptx", "--emit-promela", "m.pml"},
+           {"--mutant", "split-value-overwritten", "--layout", "packed", "--emit-promela", "m.pml"},
+           {"--variant", "warp-lookback", "--tiles", "16", "--emit-promela", "m.pml"}}) {
+    const CliRun r = cli(args);
+    EXPECT_EQ(r.code, 2) << args.back();
+    EXPECT_EQ(r.err.rfind("lookback-check: ", 0), 0u) << r.err;
+  }
+  const CliRun bad_path =
+      cli({"--variant", "warp-lookback", "--emit-promela", "/nonexistent-dir/m.pml"});
+  EXPECT_EQ(bad_path.err, "lookback-check: cannot write /nonexistent-dir/m.pml\n");
+}
+
+}  // namespace
