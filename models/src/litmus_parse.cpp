@@ -411,6 +411,7 @@ class Parser {
 
   // ---- the condition ------------------------------------------------------
 
+  // The condition may span lines: newlines inside it are skipped.
   const Token& peek_in_condition() {
     skip_newlines();
     return sc_.peek();
@@ -429,7 +430,10 @@ class Parser {
     }
     t_.condition.expr = parse_or();
     have_condition_ = true;
+    const int last_line = sc_.last_pos().line;
     const Token& t = peek_in_condition();
+    if (t.kind != Token::Kind::End && !t.is_word("expect") && t.pos.line > last_line)
+      fail(t.pos, "only `expect` lines may follow the condition, found " + t.describe());
     if (t.kind != Token::Kind::End && !t.is_word("expect"))
       fail(t.pos,
            "unexpected " + t.describe() + " in the condition (connect atoms with /\\ or \\/)");

@@ -62,6 +62,7 @@ const Token& LitmusScanner::peek() {
 Token LitmusScanner::next() {
   Token t = peek();
   peeked_.reset();
+  if (t.kind != Token::Kind::Newline) last_ = t.pos;
   return t;
 }
 

@@ -32,6 +32,8 @@ class LitmusScanner {
 
   const Token& peek();
   Token next();
+  // Where the last token other than a newline that next() returned began.
+  SourcePos last_pos() const { return last_; }
   // The raw text to the end of the line (or a comment), trimmed: test names
   // such as "2+2W+fence.sc" are not words.
   Token rest_of_line();
@@ -46,6 +48,7 @@ class LitmusScanner {
   std::size_t i_ = 0;
   int line_ = 1, col_ = 1;
   std::optional<Token> peeked_;
+  SourcePos last_;
 };
 
 }  // namespace lookback::model

@@ -1,0 +1,126 @@
+// `lookback-check --litmus FILE` and `--litmus-suite DIR`: reports,
+// witnesses and exit codes (0 as expected, 1 mismatch, 2 malformed).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "lookback/model/cli.hpp"
+
+namespace {
+
+using namespace lookback::model;
+namespace fs = std::filesystem;
+
+constexpr const char* kMpRelaxed = R"(litmus MP+rlx
+thread P0:
+  st.relaxed.gpu [x], 1
+  st.relaxed.gpu [y], 1
+thread P1:
+  r0 = ld.relaxed.gpu [y]
+  r1 = ld.relaxed.gpu [x]
+exists (P1:r0 == 1 /\ P1:r1 == 0)
+)";
+
+// A scratch directory, removed with its files.
+class LitmusCli : public testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("litmus_cli_" +
+            std::string(testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string write(const std::string& name, const std::string& text) {
+    const fs::path p = dir_ / name;
+    std::ofstream(p) << text;
+    return p.string();
+  }
+  int run(std::vector<std::string> args) {
+    out_.str("");
+    err_.str("");
+    return run_cli(args, out_, err_);
+  }
+
+  fs::path dir_;
+  std::ostringstream out_, err_;
+};
+
+TEST_F(LitmusCli, AllowedOutcomeComesWithAWitness) {
+  const std::string f = write("mp.litmus", std::string(kMpRelaxed) + "expect ptx allowed\n");
+  EXPECT_EQ(run({"--litmus", f}), kExitPass) << err_.str();
+  const std::string out = out_.str();
+  EXPECT_NE(out.find("allowed; `exists` holds"), std::string::npos) << out;
+  EXPECT_NE(out.find("witness"), std::string::npos) << out;
+  EXPECT_NE(out.find("r0 = ld.relaxed.gpu [y]"), std::string::npos) << out;
+  EXPECT_NE(out.find("reads 1 from P0 #1"), std::string::npos) << out;
+  EXPECT_NE(out.find("reads 0 from init"), std::string::npos) << out;
+  EXPECT_NE(out.find("as expected"), std::string::npos) << out;
+}
+
+TEST_F(LitmusCli, ExitCodeFollowsTheExpectLineOfTheChosenModel) {
+  const std::string f =
+      write("mp.litmus", std::string(kMpRelaxed) + "expect ptx forbidden\nexpect sc forbidden\n");
+  EXPECT_EQ(run({"--litmus", f}), kExitViolated);  // ptx allows it
+  EXPECT_NE(out_.str().find("MISMATCH"), std::string::npos) << out_.str();
+  EXPECT_EQ(run({"--litmus", f, "--memory-model", "sc"}), kExitPass);
+  EXPECT_EQ(out_.str().find("witness"), std::string::npos) << out_.str();
+  EXPECT_EQ(run({"--litmus", f, "--memory-model", "rc11"}), kExitPass);  // no expect line
+}
+
+TEST_F(LitmusCli, JsonOutput) {
+  const std::string f = write("mp.litmus", kMpRelaxed);
+  EXPECT_EQ(run({"--litmus", f, "--json", "--memory-model", "rc11"}), kExitPass);
+  const std::string out = out_.str();
+  EXPECT_EQ(out.rfind("{\"test\":\"MP+rlx\",\"model\":\"rc11\"", 0), 0u) << out;
+  EXPECT_NE(out.find("\"verdict\":\"allowed\""), std::string::npos) << out;
+  EXPECT_NE(out.find("\"expected\":null"), std::string::npos) << out;
+}
+
+TEST_F(LitmusCli, ForallVerdictIsAboutACounterexample) {
+  const std::string f = write("f.litmus", R"(litmus F
+thread P0:
+  r0 = atom.add [x], 1
+thread P1:
+  r0 = atom.add [x], 1
+forall (x == 2)
+expect ptx forbidden
+)");
+  EXPECT_EQ(run({"--litmus", f}), kExitPass) << out_.str();
+  EXPECT_NE(out_.str().find("`forall` holds"), std::string::npos) << out_.str();
+}
+
+TEST_F(LitmusCli, MalformedFileGetsOneErrorLineAndExit2) {
+  const std::string f = write("bad.litmus", "litmus B\nthread P0:\n  r0 = ld.relaxed [x]\n");
+  EXPECT_EQ(run({"--litmus", f}), kExitUsage);
+  EXPECT_EQ(err_.str(), f + ":3:8: ld.relaxed needs a scope: .cta, .gpu or .sys\n");
+  EXPECT_EQ(run({"--litmus", (dir_ / "missing.litmus").string()}), kExitUsage);
+}
+
+TEST_F(LitmusCli, SuiteExitCodes) {
+  write("a.litmus", std::string(kMpRelaxed) + "expect ptx allowed\nexpect sc forbidden\n");
+  EXPECT_EQ(run({"--litmus-suite", dir_.string()}), kExitPass) << out_.str();
+  EXPECT_NE(out_.str().find("1 tests, 2 verdicts: ALL AS EXPECTED"), std::string::npos)
+      << out_.str();
+  write("b.litmus", std::string(kMpRelaxed) + "expect ptx forbidden\n");
+  EXPECT_EQ(run({"--litmus-suite", dir_.string()}), kExitViolated);
+  EXPECT_NE(out_.str().find("A (want F)"), std::string::npos) << out_.str();
+  write("c.litmus", "litmus C\n");
+  EXPECT_EQ(run({"--litmus-suite", dir_.string()}), kExitUsage);
+  EXPECT_NE(out_.str().find("c.litmus:2:1: no threads"), std::string::npos) << out_.str();
+  EXPECT_EQ(run({"--json", "--litmus-suite", dir_.string()}), kExitUsage);
+  EXPECT_NE(out_.str().find("\"all_as_expected\":false"), std::string::npos) << out_.str();
+}
+
+TEST_F(LitmusCli, SuiteNeedsFiles) {
+  EXPECT_EQ(run({"--litmus-suite", dir_.string()}), kExitUsage);
+  EXPECT_NE(err_.str().find("no *.litmus files"), std::string::npos) << err_.str();
+  EXPECT_EQ(run({"--litmus-suite", (dir_ / "nowhere").string()}), kExitUsage);
+}
+
+}  // namespace
