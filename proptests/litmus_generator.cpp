@@ -12,29 +12,54 @@ constexpr std::array<Order, 4> kRmwOrders = {Order::Relaxed, Order::Acquire, Ord
                                              Order::AcqRel};
 constexpr std::array<Scope, 3> kScopes = {Scope::Gpu, Scope::Cta, Scope::Sys};
 
+// An index into `weights`, drawn with those weights, that shrinks toward 0
+// (unlike gen::weightedElement, which does not shrink).
+rc::Gen<int> weighted(std::vector<int> weights) {
+  int total = 0;
+  for (int w : weights)
+    total += w;
+  return rc::gen::map(rc::gen::inRange(0, total), [weights](int x) {
+    int k = 0;
+    while (x >= weights[static_cast<std::size_t>(k)])
+      x -= weights[static_cast<std::size_t>(k++)];
+    return k;
+  });
+}
+
 rc::Gen<AccessSpec> gen_access() {
   using namespace rc;
   // Fences, scopes, RMWs and dependencies are the exception, not the rule.
   return gen::build<AccessSpec>(
-      gen::set(&AccessSpec::kind, gen::weightedElement<int>({{4, 0}, {4, 1}, {2, 2}})),
+      gen::set(&AccessSpec::kind, weighted({4, 4, 2})),
       gen::set(&AccessSpec::order, gen::inRange(0, 4)),
-      gen::set(&AccessSpec::scope, gen::weightedElement<int>({{6, 0}, {3, 1}, {1, 2}})),
+      gen::set(&AccessSpec::scope, weighted({6, 3, 1})),
       gen::set(&AccessSpec::loc, gen::inRange(0, 2)),
       gen::set(&AccessSpec::rmw, gen::inRange(0, 3)),
       gen::set(&AccessSpec::cas_expected, gen::inRange(0, 3)),
-      gen::set(&AccessSpec::fence, gen::weightedElement<int>({{6, 0}, {2, 1}, {2, 2}})),
-      gen::set(&AccessSpec::fence_scope, gen::weightedElement<int>({{6, 0}, {3, 1}, {1, 2}})),
-      gen::set(&AccessSpec::dep, gen::weightedElement<int>({{7, 0}, {2, 1}, {1, 2}})),
-      gen::set(&AccessSpec::data, gen::weightedElement<bool>({{4, false}, {1, true}})));
+      gen::set(&AccessSpec::fence, weighted({6, 2, 2})),
+      gen::set(&AccessSpec::fence_scope, weighted({6, 3, 1})),
+      gen::set(&AccessSpec::dep, weighted({7, 2, 1})),
+      gen::set(&AccessSpec::data, gen::map(weighted({4, 1}), [](int k) { return k == 1; })));
+}
+
+// Containers of length lo..hi that shrink by dropping any element. The
+// length comes from the size parameter (0..size), so the container is drawn
+// at size `hi` and its elements at RapidCheck's nominal size 100 (inRange
+// scales its range with the size).
+template <class T>
+rc::Gen<std::vector<T>> between(int lo, int hi, rc::Gen<T> element) {
+  using namespace rc;
+  const auto elements = gen::resize(100, std::move(element));
+  return gen::suchThat(
+      gen::resize(hi, gen::container<std::vector<T>>(elements)), [lo, hi](const std::vector<T>& v) {
+        return static_cast<int>(v.size()) >= lo && static_cast<int>(v.size()) <= hi;
+      });
 }
 
 rc::Gen<ThreadSpec> gen_thread() {
   using namespace rc;
-  return gen::build<ThreadSpec>(
-      gen::set(&ThreadSpec::cta, gen::inRange(0, 2)),
-      gen::set(&ThreadSpec::accesses, gen::mapcat(gen::inRange(1, 5), [](int n) {
-        return gen::container<std::vector<AccessSpec>>(static_cast<std::size_t>(n), gen_access());
-      })));
+  return gen::build<ThreadSpec>(gen::set(&ThreadSpec::cta, gen::inRange(0, 2)),
+                                gen::set(&ThreadSpec::accesses, between(1, 4, gen_access())));
 }
 
 }  // namespace
@@ -106,11 +131,8 @@ LitmusTest build(const ProgramSpec& spec) {
 }
 
 rc::Gen<LitmusTest> gen_litmus_test() {
-  using namespace rc;
-  const auto threads = gen::mapcat(gen::inRange(2, 4), [](int n) {
-    return gen::container<std::vector<ThreadSpec>>(static_cast<std::size_t>(n), gen_thread());
-  });
-  return gen::map(threads, [](std::vector<ThreadSpec> ts) { return build({std::move(ts)}); });
+  return rc::gen::map(between(2, 3, gen_thread()),
+                      [](std::vector<ThreadSpec> ts) { return build({std::move(ts)}); });
 }
 
 void showValue(const LitmusTest& t, std::ostream& os) {
