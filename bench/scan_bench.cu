@@ -382,23 +382,104 @@ void main_suite(const Settings& s) {
       s, "u32_incl_max", ns, three);
 }
 
-// Tile-shape sweep of the coarsened variant, u32 inclusive sum.
+// Tuning sweep around the chosen policies (policy.hpp), u32 inclusive sum.
 void tuning_suite(const Settings& s) {
   using lookback::TilePolicy;
-  using lookback::Variant;
+  using C = lookback::Variant;
   std::vector<std::int64_t> ns;
   for (int l : {16, 20, 22, 24, 26, 28, 30})
     if (l >= s.min_log && l <= s.max_log) ns.push_back(std::int64_t{1} << l);
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t,
-         Bench<Variant::Coarsened, TilePolicy<256, 64, 4>>,
-         Bench<Variant::Coarsened, TilePolicy<128, 64, 8>>,
-         Bench<Variant::Coarsened, TilePolicy<512, 64, 2>>,
-         Bench<Variant::Coarsened, TilePolicy<256, 128, 2>>,
-         Bench<Variant::Coarsened, TilePolicy<256, 32, 8>>,
-         Bench<Variant::Coarsened, TilePolicy<512, 32, 4>>,
-         Bench<Variant::Coarsened, TilePolicy<256, 64, 3>>>(
-      s, "tune_u32_sum", ns,
-      {"c256x16/4", "c128x16/8", "c512x16/2", "c256x32/2", "c256x8/8", "c512x8/4", "c256x16/3"});
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 0>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 1000, 0, false, 1024>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 2000, 0, false, 1024>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 4000, 0, false, 1024>>,
+         Bench<C::Coarsened, TilePolicy<256, 64, 6, 2000, 0, false, 1024>>,
+         Bench<C::Coarsened, TilePolicy<256, 96, 5, 2000, 0, false, 1024>>>(
+      s, "tune_coarse", ns,
+      {"c256x32/4 d0", "c256x32/4 d1000", "c256x32/4 d2000*", "c256x32/4 d3000", "c256x32/4 d4000",
+       "c256x16/6 d2000", "c256x24/5 d2000"});
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t,
+         Bench<C::WarpLookback, TilePolicy<128, 96, 6, 1000, 0, false, 1024>>,
+         Bench<C::WarpLookback, TilePolicy<128, 96, 6, 2000, 0, false, 1024>>,
+         Bench<C::WarpLookback, TilePolicy<128, 96, 6, 3000, 0, false, 1024>>,
+         Bench<C::Fallback, TilePolicy<256, 128, 4, 2000, 0, false, 1024>>,
+         Bench<C::Fallback, TilePolicy<256, 128, 3, 2000, 0, false, 1024>>,
+         Bench<C::Fallback, TilePolicy<256, 128, 4, 3000, 0, false, 1024>>>(
+      s, "tune_other", ns,
+      {"w128x24/6 d1000", "w128x24/6 d2000*", "w128x24/6 d3000", "f256x32/4 d2000*",
+       "f256x32/3 d2000", "f256x32/4 d3000"});
+}
+
+// Exploration: tile shapes, look-back delays, streaming hints, and (as
+// labelled experiments, not catalogue variants) other memory orders.
+template <class Base>
+struct ExptRelaxed : Base {  // publish and look-back relaxed: NOT a verified protocol
+  static constexpr lookback::protocol::Protocol relax(lookback::protocol::Protocol p) {
+    p.publish_order = lookback::protocol::Order::Relaxed;
+    p.lookback_order = lookback::protocol::Order::Relaxed;
+    return p;
+  }
+  static constexpr lookback::protocol::Protocol protocol = relax(Base::protocol);
+  static constexpr lookback::protocol::Protocol protocol_in_place = relax(Base::protocol_in_place);
+};
+template <class Base>
+struct FencedLookback : Base {  // the catalogue's "fenced-lookback" production variant
+  static constexpr lookback::protocol::Protocol protocol =
+      lookback::protocol::production("fenced-lookback");
+  static constexpr lookback::protocol::Protocol protocol_in_place = protocol;
+};
+
+void explore_suite(const Settings& s) {
+  using lookback::TilePolicy;
+  using lookback::Variant;
+  std::vector<std::int64_t> ns;
+  for (int l : {20, 22, 24, 26, 28, 30})
+    if (l >= s.min_log && l <= s.max_log) ns.push_back(std::int64_t{1} << l);
+  using C = Variant;
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t,
+         Bench<C::Coarsened, TilePolicy<256, 64, 4>>, Bench<C::Coarsened, TilePolicy<256, 64, 6>>,
+         Bench<C::Coarsened, TilePolicy<256, 64, 6, 1000>>,
+         Bench<C::Coarsened, TilePolicy<256, 96, 5>>,
+         Bench<C::Coarsened, TilePolicy<256, 96, 5, 1000>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 500>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 1000>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 2000>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 1000, 300>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 1000, 0, true>>,
+         Bench<C::Coarsened, TilePolicy<256, 64, 8, 1000>>,
+         Bench<C::Coarsened, TilePolicy<128, 128, 8, 1000>>,
+         FencedLookback<Bench<C::Coarsened, TilePolicy<256, 128, 4, 1000>>>,
+         ExptRelaxed<Bench<C::Coarsened, TilePolicy<256, 128, 4, 1000>>>,
+         ExptRelaxed<Bench<C::Coarsened, TilePolicy<256, 64, 6>>>>(
+      s, "explore_coarse", ns,
+      {"c256x16/4", "c256x16/6", "c256x16/6 d1000", "c256x24/5", "c256x24/5 d1000", "c256x32/4",
+       "c256x32/4 d500", "c256x32/4 d1000", "c256x32/4 d2000", "c256x32/4 d1000s300",
+       "c256x32/4 d1000 st", "c256x16/8 d1000", "c128x32/8 d1000", "fenced c256x32/4 d1k",
+       "EXPT-relaxed c256x32/4d1k", "EXPT-relaxed c256x16/6"});
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t,
+         Bench<C::WarpLookback, TilePolicy<256, 32, 4>>,
+         Bench<C::WarpLookback, TilePolicy<256, 32, 6, 1000>>,
+         Bench<C::WarpLookback, TilePolicy<256, 64, 4, 1000>>,
+         Bench<C::WarpLookback, TilePolicy<128, 96, 6, 1000>>,
+         Bench<C::Fallback, TilePolicy<256, 64, 4>>,
+         Bench<C::Fallback, TilePolicy<256, 64, 6, 1000>>,
+         Bench<C::Fallback, TilePolicy<256, 128, 4, 1000>>>(
+      s, "explore_other", ns,
+      {"w256x8/4", "w256x8/6 d1000", "w256x16/4 d1000", "w128x24/6 d1000", "f256x16/4",
+       "f256x16/6 d1000", "f256x32/4 d1000"});
+  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t,
+         Bench<C::Coarsened, TilePolicy<256, 64, 4>>,
+         Bench<C::Coarsened, TilePolicy<256, 64, 6, 1000>>,
+         Bench<C::Coarsened, TilePolicy<256, 96, 5, 1000>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 1000>>,
+         Bench<C::WarpLookback, TilePolicy<256, 64, 4, 1000>>,
+         Bench<C::Fallback, TilePolicy<256, 128, 4, 1000>>>(
+      s, "explore_u64", ns,
+      {"c256x8/4", "c256x8/6 d1000", "c256x12/5 d1000", "c256x16/4 d1000", "w256x8/4 d1000",
+       "f256x16/4 d1000"});
 }
 
 // Look-back statistics from instrumented kernels, and forced stalls.
@@ -444,7 +525,10 @@ void stats_suite(const Settings& s) {
   Pools<std::uint32_t> pools(big);
   cudaStream_t stream;
   CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  using ICd = lookback::ScanConfig<lookback::Variant::Coarsened,
+                                   lookback::TilePolicy<256, 128, 4, 0>, false, true, false>;
   for (std::int64_t n : {std::int64_t{1} << 20, std::int64_t{1} << 24, big}) {
+    stats_one<ICd>("coarsened, no delay", n, 0, pools, stream, s.quick);
     stats_one<IW>("warp-lookback", n, 0, pools, stream, s.quick);
     stats_one<IC>("coarsened", n, 0, pools, stream, s.quick);
     stats_one<IF>("fallback", n, 0, pools, stream, s.quick);
@@ -477,7 +561,7 @@ int main(int argc, char** argv) {
     else {
       std::fprintf(stderr,
                    "usage: %s [--csv FILE] [--min-log L] [--max-log L] [--quick] "
-                   "[--suite main|tuning|stats|all]\n",
+                   "[--suite main|tuning|stats|explore|all]\n",
                    argv[0]);
       return 2;
     }
@@ -499,6 +583,7 @@ int main(int argc, char** argv) {
   if (s.suite == "main" || s.suite == "all") main_suite(s);
   if (s.suite == "tuning" || s.suite == "all") tuning_suite(s);
   if (s.suite == "stats" || s.suite == "all") stats_suite(s);
+  if (s.suite == "explore") explore_suite(s);
   int failures = 0;
   for (const Row& r : g_rows)
     if (r.check.find("FAIL") != std::string::npos) ++failures;

@@ -25,17 +25,16 @@ inline std::string gpu_unavailable_reason() {
 }  // namespace lookback::testing
 
 // First statement of every GPU test.
-#define LOOKBACK_REQUIRE_GPU()                                                 \
-  do {                                                                         \
+#define LOOKBACK_REQUIRE_GPU()                                                         \
+  do {                                                                                 \
     const std::string lookback_reason = ::lookback::testing::gpu_unavailable_reason(); \
-    if (!lookback_reason.empty()) GTEST_SKIP() << lookback_reason;             \
+    if (!lookback_reason.empty()) GTEST_SKIP() << lookback_reason;                     \
   } while (0)
 
 // Fails the test with the CUDA error's name and message.
-#define LOOKBACK_CUDA_OK(expr)                                                       \
-  do {                                                                               \
-    const cudaError_t lookback_err = (expr);                                         \
-    ASSERT_EQ(lookback_err, cudaSuccess)                                             \
-        << #expr << ": " << cudaGetErrorName(lookback_err) << ": "                   \
-        << cudaGetErrorString(lookback_err);                                         \
+#define LOOKBACK_CUDA_OK(expr)                                                              \
+  do {                                                                                      \
+    const cudaError_t lookback_err = (expr);                                                \
+    ASSERT_EQ(lookback_err, cudaSuccess) << #expr << ": " << cudaGetErrorName(lookback_err) \
+                                         << ": " << cudaGetErrorString(lookback_err);       \
   } while (0)

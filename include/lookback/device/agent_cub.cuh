@@ -97,17 +97,8 @@ struct CubAgent {
     T aggregate{};
     BlockScanT(sm.cub.scan).ExclusiveScan(thread_aggregate, thread_exclusive, op, aggregate);
 
-    if (warp == 0) {
-      NoReducer reduce;
-      Partial<T> exclusive{};
-      const bool ok = TilePrefix<P, T, Op, kExclusive, kDeterministic, kInstrumented>::run(
-          p, desc, op, tile, epoch, aggregate, reduce, lane, exclusive);
-      if (lane == 0) {
-        sm.tile_exclusive = exclusive.value;
-        sm.has_exclusive = exclusive.valid ? 1 : 0;
-        sm.ok = ok ? 1 : 0;
-      }
-    }
+    using Prefix = TilePrefix<P, Policy, T, Op, kExclusive, kDeterministic, kInstrumented>;
+    if (warp == 0) Prefix::publish_aggregate(p, desc, op, tile, epoch, aggregate, lane);
 
     bool first_absent = false;
     {
@@ -126,6 +117,17 @@ struct CubAgent {
           run = combine(op, run, x);
           items[i] = run.value;
         }
+      }
+    }
+
+    if (warp == 0) {
+      NoReducer reduce;
+      Partial<T> exclusive{};
+      const bool ok = Prefix::resolve(p, desc, op, tile, epoch, aggregate, reduce, lane, exclusive);
+      if (lane == 0) {
+        sm.tile_exclusive = exclusive.value;
+        sm.has_exclusive = exclusive.valid ? 1 : 0;
+        sm.ok = ok ? 1 : 0;
       }
     }
     __syncthreads();  // tile prefix ready; scan storage free for the store

@@ -41,17 +41,26 @@ struct StripedAgent {
   static constexpr int kVec = vector_items<T, kData, kAccess>();
   static_assert(kItems % kVec == 0, "items per thread must be a multiple of the vector width");
   static constexpr int kChunks = kItems / kVec;
+  static_assert(kChunks <= 32, "at most 32 chunks per thread (one bit each)");
   static constexpr int kSegment = 32 * kItems;
   static constexpr int kTileItems = kThreads * kItems;
-  using IO = VectorIO<T, kVec, kData>;
+  using IO = VectorIO<T, kVec, kData, Policy::kStreaming>;
   static constexpr int kAlign = IO::kAlign;  // pointer alignment this path needs
   using Desc = Descriptor<P, T>;
   using WarpScanT = cub::WarpScan<T>;
   using Params = KernelParams<T, Op>;
   using Items = T[kChunks][kVec];
 
+  // With a fallback, warp 0 parks its items in shared memory during the
+  // look-back, so the inlined fallback reduction has the registers to itself
+  // (a call, or both live at once, would spill in the hot path).
+  static constexpr bool kStashWarp0 = protocol::bounded_wait(P);
+  static constexpr int kStashItems = kStashWarp0 ? 32 * kItems : 1;
+
   struct Shared {
+    T stash[kStashItems];
     typename WarpScanT::TempStorage scan[kWarps];
+    T carry[kWarps][kChunks];  // carry[w][k] = total_0 op ... op total_{k-1} of warp w
     T warp_aggregate[kWarps];
     T tile_exclusive;
     std::uint32_t tile;
@@ -80,26 +89,59 @@ struct StripedAgent {
     }
   }
 
-  // The fixed association of a segment's aggregate (see the top comment).
-  __device__ static T segment_reduce(Op& op, typename WarpScanT::TempStorage& storage,
-                                     const Items& items, T (&inclusive)[kChunks],
-                                     T (&total)[kChunks]) {
+  // One chunk: fold the lane's vector left, scan the 32 vector sums; returns
+  // the chunk's total. The fixed association of a segment's aggregate is
+  // ((total_0 op total_1) op ...) op total_{kChunks-1}.
+  __device__ static T chunk_scan(Op& op, typename WarpScanT::TempStorage& storage,
+                                 const T (&v)[kVec], T& inclusive) {
+    T s = v[0];
+#pragma unroll
+    for (int e = 1; e < kVec; ++e)
+      s = op(s, v[e]);
+    T total;
+    WarpScanT(storage).InclusiveScan(s, inclusive, op, total);
+    return total;
+  }
+  // The owner's pass over its segment: per chunk, chunk_scan, then the
+  // items become prefixes local to the chunk (lane 0's first item of each
+  // chunk has nothing left of it in an exclusive scan: bit k of `absent`);
+  // lane 0 records the chunk carries. Returns the warp's aggregate, folded
+  // exactly as TileReducer folds it.
+  __device__ static T scan_segment(Op& op, Shared& sm, int warp, int lane, Items& items,
+                                   unsigned& absent) {
+    T running{};
 #pragma unroll
     for (int k = 0; k < kChunks; ++k) {
-      T s = items[k][0];
+      T inclusive;
+      const T total = chunk_scan(op, sm.scan[warp], items[k], inclusive);
+      const T up = cub::ShuffleUp<32>(inclusive, 1, 0, 0xffffffffu);
+      Partial<T> run{up, lane > 0};
 #pragma unroll
-      for (int e = 1; e < kVec; ++e)
-        s = op(s, items[k][e]);
-      WarpScanT(storage).InclusiveScan(s, inclusive[k], op, total[k]);
+      for (int e = 0; e < kVec; ++e) {
+        const T x = items[k][e];
+        if constexpr (kExclusive) {
+          if (run.valid) {
+            items[k][e] = run.value;
+          } else {
+            absent |= 1u << k;
+          }
+          run = combine(op, run, x);
+        } else {
+          run = combine(op, run, x);
+          items[k][e] = run.value;
+        }
+      }
+      if (k > 0 && lane == 0) sm.carry[warp][k] = running;
+      running = k == 0 ? total : op(running, total);
     }
-    T aggregate = total[0];
-#pragma unroll
-    for (int k = 1; k < kChunks; ++k)
-      aggregate = op(aggregate, total[k]);
-    return aggregate;
+    return running;
   }
 
-  // The fallback's reduction of a (full) predecessor tile, by one warp.
+  // The fallback's reduction of a (full) predecessor tile by one warp: the
+  // same chunk_scan calls in the same order as the owner's, so the same
+  // bits; a few chunks at a time to keep its registers small.
+  static constexpr int kReduceGroup = kChunks >= 2 ? 2 : 1;
+  static_assert(kChunks % kReduceGroup == 0);
   struct TileReducer {
     const T* in;
     Op op;
@@ -110,11 +152,21 @@ struct StripedAgent {
       T block{};
 #pragma unroll 1
       for (int w = 0; w < kWarps; ++w) {
-        Items items;
-        load_full(tile_in + w * kSegment, lane, items);
-        T inclusive[kChunks], total[kChunks];
-        const T warp_aggregate = segment_reduce(op, *storage, items, inclusive, total);
-        block = w == 0 ? warp_aggregate : op(block, warp_aggregate);
+        T segment{};
+#pragma unroll 1
+        for (int k0 = 0; k0 < kChunks; k0 += kReduceGroup) {
+          T v[kReduceGroup][kVec];
+#pragma unroll
+          for (int g = 0; g < kReduceGroup; ++g)
+            IO::load(tile_in + w * kSegment + ((k0 + g) * 32 + lane) * kVec, v[g]);
+#pragma unroll
+          for (int g = 0; g < kReduceGroup; ++g) {
+            T inclusive;
+            const T total = chunk_scan(op, *storage, v[g], inclusive);
+            segment = (k0 + g == 0) ? total : op(segment, total);
+          }
+        }
+        block = w == 0 ? segment : op(block, segment);
       }
       return block;
     }
@@ -157,8 +209,8 @@ struct StripedAgent {
       load_partial(p.in + segment_base, lane, segment_valid, fill, items);
     }
 
-    T inclusive[kChunks], total[kChunks];
-    const T warp_aggregate = segment_reduce(op, sm.scan[warp], items, inclusive, total);
+    unsigned absent = 0;
+    const T warp_aggregate = scan_segment(op, sm, warp, lane, items, absent);
     if (lane == 0) sm.warp_aggregate[warp] = warp_aggregate;
     __syncthreads();
 
@@ -170,46 +222,58 @@ struct StripedAgent {
       aggregate = op(aggregate, sm.warp_aggregate[w]);
     }
 
+    using Prefix = TilePrefix<P, Policy, T, Op, kExclusive, kDeterministic, kInstrumented>;
+    if (warp == 0) Prefix::publish_aggregate(p, desc, op, tile, epoch, aggregate, lane);
+
+    // Items become prefixes local to the tile: (warp_exclusive op carry_k) op
+    // item. Warp 0 does its share before its look-back, which gives its
+    // predecessors time to publish.
+    bool first_absent = false;  // exclusive: the tile's first item, nothing left of it
+#pragma unroll
+    for (int k = 0; k < kChunks; ++k) {
+      Partial<T> pre = warp_exclusive;
+      if (k > 0) pre = combine(op, pre, sm.carry[warp][k]);
+#pragma unroll
+      for (int e = 0; e < kVec; ++e) {
+        if (kExclusive && e == 0 && ((absent >> k) & 1u)) {
+          if (pre.valid) {
+            items[k][e] = pre.value;
+          } else {
+            first_absent = true;
+          }
+        } else if (pre.valid) {
+          items[k][e] = op(pre.value, items[k][e]);
+        }
+      }
+    }
+
     if (warp == 0) {
+      if constexpr (kStashWarp0) {
+#pragma unroll
+        for (int k = 0; k < kChunks; ++k)
+#pragma unroll
+          for (int e = 0; e < kVec; ++e)
+            sm.stash[(k * kVec + e) * 32 + lane] = items[k][e];
+      }
       TileReducer reduce{p.in, op, &sm.scan[0], lane};
       Partial<T> exclusive{};
-      const bool ok = TilePrefix<P, T, Op, kExclusive, kDeterministic, kInstrumented>::run(
-          p, desc, op, tile, epoch, aggregate, reduce, lane, exclusive);
+      const bool ok = Prefix::resolve(p, desc, op, tile, epoch, aggregate, reduce, lane, exclusive);
       if (lane == 0) {
         sm.tile_exclusive = exclusive.value;
         sm.has_exclusive = exclusive.valid ? 1 : 0;
         sm.ok = ok ? 1 : 0;
       }
     }
-
-    // Local scan, relative to the tile's start: items become inclusive (or
-    // exclusive) prefixes within the tile.
-    bool first_absent = false;  // exclusive: nothing left of it inside the tile
-    {
-      Partial<T> carry = warp_exclusive;
+    __syncthreads();
+    if constexpr (kStashWarp0) {
+      if (warp == 0) {
 #pragma unroll
-      for (int k = 0; k < kChunks; ++k) {
-        const T up = cub::ShuffleUp<32>(inclusive[k], 1, 0, 0xffffffffu);
-        Partial<T> run = combine(op, carry, Partial<T>{up, lane > 0});
+        for (int k = 0; k < kChunks; ++k)
 #pragma unroll
-        for (int e = 0; e < kVec; ++e) {
-          const T x = items[k][e];
-          if constexpr (kExclusive) {
-            if (run.valid) {
-              items[k][e] = run.value;
-            } else {
-              first_absent = true;
-            }
-            run = combine(op, run, x);
-          } else {
-            run = combine(op, run, x);
-            items[k][e] = run.value;
-          }
-        }
-        carry = combine(op, carry, total[k]);
+          for (int e = 0; e < kVec; ++e)
+            items[k][e] = sm.stash[(k * kVec + e) * 32 + lane];
       }
     }
-    __syncthreads();
 
     if (sm.ok) {
       const Partial<T> exclusive{sm.tile_exclusive, sm.has_exclusive != 0};

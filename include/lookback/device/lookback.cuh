@@ -47,7 +47,8 @@ constexpr Fence validate_fence() {
   return protocol::output_fence(P);
 }
 
-template <Protocol P, class T, class Op, bool kDeterministic, bool kInstrumented>
+template <Protocol P, class T, class Op, bool kDeterministic, bool kInstrumented,
+          int kSpinDelayNs = 0>
 class WindowLookback {
  public:
   using Desc = Descriptor<P, T>;
@@ -169,6 +170,7 @@ class WindowLookback {
       reload = true;
       if (wd_.expired(tile_, lane_)) return false;
       if constexpr (kInstrumented) ++spin_rounds_;
+      if constexpr (kSpinDelayNs > 0) __nanosleep(kSpinDelayNs);
       if constexpr (protocol::bounded_wait(P)) {
         if (++spins >= P.spin_bound) {
           spins = 0;

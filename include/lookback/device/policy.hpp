@@ -2,33 +2,56 @@
 // algorithms. Tuning lives here, with the kernels; the protocol (spec.hpp)
 // holds none of it.
 //
-// Choices for the H100 (sm_90), with the reasoning; the benchmark in bench/
-// sweeps the alternatives (bench/results/ holds the measured table):
-//   coarsened / fallback: 256 threads x 64 bytes per thread (16 x u32, 8 x u64)
-//     = 16 KiB tiles. Four 16-byte vector loads per thread, warp-striped so a
-//     warp's load is 512 contiguous bytes; the four loads of a thread are all
-//     in flight before the first use. 16 KiB amortises the look-back (one
-//     ticket RMW, one AGGREGATE and one PREFIX publish, usually one window
-//     read) over enough bytes that the copy bandwidth, not the protocol,
-//     bounds throughput; __launch_bounds__(256, 4) caps registers at 64 so at
-//     least 4 tiles (64 KiB of loads) are resident per SM while others wait
-//     on their look-back.
-//   warp-lookback: 256 threads x 32 bytes per thread through CUB's
-//     BlockLoad/BlockStore warp transposes (scalar, coalesced accesses) and
-//     BlockScan: the plain, CUB-shaped reference variant.
+// Choices for the H100 (sm_90), from the sweeps of the benchmark (bench/,
+// results and commands in bench/results/):
+//   coarsened / fallback: 256 threads x 128 bytes per thread (32 x u32,
+//     16 x u64) = 32 KiB tiles, __launch_bounds__(256, 4): 64 registers, 4
+//     tiles = 128 KiB of data resident per SM, the most the register file
+//     holds. Four-byte items in 16-byte vectors, warp-striped so a warp's
+//     access is 512 contiguous bytes, all loads of a thread in flight before
+//     the first use. Throughput is bound by tile lifetime (ticket RMW, load,
+//     look-back rounds at loaded L2 latency), so the largest resident data
+//     wins: at n = 2^30 u32 (% of copy) 256x16/4 58%, 256x16/6 62%, 256x24/5
+//     66%, 256x32/4 74%.
+//   look-back delay 2000 ns (only in grids of >= 1024 tiles): warp 0 sleeps
+//     after publishing its aggregate, so that predecessors have published when
+//     it reads; fewer wasted window reads and spins. 256x32/4 at 2^30: no
+//     delay 74%, 500 ns 76%, 1000 ns 78%, 2000 ns 81%. It costs latency in
+//     small grids (2^20: 11.9 -> 12.8 us), hence the tile threshold. A spin
+//     back-off (300 ns) and streaming (.cs) hints measured no gain.
+//   warp-lookback: CUB's BlockLoad/BlockStore warp transposes and BlockScan,
+//     128 threads x 96 bytes (24 x u32, as CUB's own sm_90 tuning),
+//     __launch_bounds__(128, 6), same delay: 69% at 2^30 vs 43% for 256x8.
+//   Measured orders (experiment, not a catalogue variant): relaxed publish
+//     and look-back instead of the spec's release/acquire gain only ~2.5%;
+//     the catalogue's fenced-lookback (fence.sc) is ~4% slower.
 #pragma once
 
 #include <cstdint>
 
 namespace lookback {
 
-template <int BlockThreads, int BytesPerThread, int MinBlocksPerSm>
+// BlockThreads x BytesPerThread per tile; MinBlocksPerSm feeds
+// __launch_bounds__. Look-back timing (tuning, not protocol): LookbackDelayNs
+// is slept after publishing the aggregate and before the first window read
+// (the predecessors get time to publish, so fewer rounds are wasted);
+// SpinDelayNs is slept before re-reading a window that still had an INVALID
+// descriptor. Streaming marks 16-byte data accesses evict-first (ld/st .cs).
+// DelayMinTiles: grids with fewer tiles skip LookbackDelayNs.
+template <int BlockThreads, int BytesPerThread, int MinBlocksPerSm, int LookbackDelayNs = 0,
+          int SpinDelayNs = 0, bool Streaming = false, int DelayMinTiles = 0>
 struct TilePolicy {
   static_assert(BlockThreads % 32 == 0 && BlockThreads >= 32 && BlockThreads <= 1024);
   static_assert(BytesPerThread >= 1);
   static constexpr int kBlockThreads = BlockThreads;
   static constexpr int kBytesPerThread = BytesPerThread;
   static constexpr int kMinBlocks = MinBlocksPerSm;
+  static constexpr int kLookbackDelayNs = LookbackDelayNs;
+  static constexpr int kSpinDelayNs = SpinDelayNs;
+  static constexpr bool kStreaming = Streaming;
+  // The look-back delay applies only to grids of at least this many tiles
+  // (small scans are latency bound: every tile resolves within a few windows).
+  static constexpr int kDelayMinTiles = DelayMinTiles;
   template <class T>
   static constexpr int items() {
     const int i = BytesPerThread / static_cast<int>(sizeof(T));
@@ -40,7 +63,7 @@ struct TilePolicy {
   }
 };
 
-using CoarsenedPolicy = TilePolicy<256, 64, 4>;
-using WarpLookbackPolicy = TilePolicy<256, 32, 4>;
+using CoarsenedPolicy = TilePolicy<256, 128, 4, 2000, 0, false, 1024>;
+using WarpLookbackPolicy = TilePolicy<128, 96, 6, 2000, 0, false, 1024>;
 
 }  // namespace lookback

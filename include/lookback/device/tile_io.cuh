@@ -27,7 +27,7 @@ constexpr int vector_items() {
   }
 }
 
-template <class T, int kVec, protocol::Order kData>
+template <class T, int kVec, protocol::Order kData, bool kStreaming = false>
 struct VectorIO {
   static constexpr int kBytes = static_cast<int>(sizeof(T)) * kVec;
   // Alignment the pointers of this path need.
@@ -40,7 +40,13 @@ struct VectorIO {
       struct alignas(kBytes) Vec {
         T item[kVec];
       };
-      const Vec x = *reinterpret_cast<const Vec*>(p);
+      Vec x;
+      if constexpr (kStreaming && kBytes == 16) {
+        const uint4 u = __ldcs(reinterpret_cast<const uint4*>(p));
+        memcpy(&x, &u, sizeof u);
+      } else {
+        x = *reinterpret_cast<const Vec*>(p);
+      }
 #pragma unroll
       for (int e = 0; e < kVec; ++e)
         v[e] = x.item[e];

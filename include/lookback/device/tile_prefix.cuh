@@ -1,7 +1,10 @@
 // The part of a tile's work that talks to other tiles, run by warp 0 of the
-// block once the tile's aggregate is known: publish AGGREGATE (tile 0:
-// PREFIX directly), look back, publish PREFIX. Shared by both tile
-// algorithms (agent_striped.cuh, agent_cub.cuh).
+// block once the tile's aggregate is known. Two steps, so the warp can do
+// its share of the local scan in between (its predecessors meanwhile get time
+// to publish):
+//   publish_aggregate: AGGREGATE(a_i) (tile 0: PREFIX directly);
+//   resolve:           look back (after the policy's delay), then PREFIX.
+// Shared by both tile algorithms (agent_striped.cuh, agent_cub.cuh).
 #pragma once
 
 #include <cstdint>
@@ -20,40 +23,53 @@ __device__ inline void injected_stall(std::uint32_t tile, std::uint32_t ns, std:
     __nanosleep(1000);
 }
 
-template <Protocol P, class T, class Op, bool kExclusive, bool kDeterministic, bool kInstrumented>
+template <Protocol P, class Policy, class T, class Op, bool kExclusive, bool kDeterministic,
+          bool kInstrumented>
 struct TilePrefix {
   using Desc = Descriptor<P, T>;
 
-  // All 32 lanes of warp 0. Returns false if the look-back gave up
-  // (watchdog); otherwise `exclusive` is the tile's exclusive prefix (absent
-  // for tile 0 of an inclusive scan).
-  template <class Reducer>
-  __device__ static bool run(const KernelParams<T, Op>& p, const Desc& desc, Op op,
-                             std::uint32_t tile, std::uint32_t epoch, const T& aggregate,
-                             Reducer& reduce, int lane, Partial<T>& exclusive) {
+  // All 32 lanes of warp 0.
+  __device__ static void publish_aggregate(const KernelParams<T, Op>& p, const Desc& desc, Op op,
+                                           std::uint32_t tile, std::uint32_t epoch,
+                                           const T& aggregate, int lane) {
     if constexpr (kInstrumented) injected_stall(tile, p.stall_ns, p.stall_every);
+    if (lane != 0) return;
     if (tile == 0) {
       T inclusive = aggregate;
-      if constexpr (kExclusive) {
-        exclusive = Partial<T>{p.init, true};
-        inclusive = op(p.init, aggregate);
-      }
-      if (lane == 0) {
-        constexpr protocol::Status s = P.flaw == protocol::Flaw::Tile0PublishesAggregate
-                                           ? protocol::Status::Aggregate
-                                           : protocol::Status::Prefix;
-        desc.publish(0, s, inclusive, epoch);
-      }
-      return true;
-    }
-    if (lane == 0) {
+      if constexpr (kExclusive) inclusive = op(p.init, aggregate);
+      constexpr protocol::Status s = P.flaw == protocol::Flaw::Tile0PublishesAggregate
+                                         ? protocol::Status::Aggregate
+                                         : protocol::Status::Prefix;
+      desc.publish(0, s, inclusive, epoch);
+    } else {
       constexpr protocol::Status s = P.flaw == protocol::Flaw::PrefixBeforeLookback
                                          ? protocol::Status::Prefix
                                          : protocol::Status::Aggregate;
       desc.publish(tile, s, aggregate, epoch);
     }
-    WindowLookback<P, T, Op, kDeterministic, kInstrumented> lookback(desc, op, epoch, p.header,
-                                                                     p.watchdog, tile, lane);
+  }
+
+  // All 32 lanes of warp 0, after publish_aggregate. Returns false if the
+  // look-back gave up (watchdog); otherwise `exclusive` is the tile's
+  // exclusive prefix (absent for tile 0 of an inclusive scan).
+  template <class Reducer>
+  __device__ static bool resolve(const KernelParams<T, Op>& p, const Desc& desc, Op op,
+                                 std::uint32_t tile, std::uint32_t epoch, const T& aggregate,
+                                 Reducer& reduce, int lane, Partial<T>& exclusive) {
+    if (tile == 0) {
+      if constexpr (kExclusive) exclusive = Partial<T>{p.init, true};
+      return true;
+    }
+    if constexpr (Policy::kLookbackDelayNs > 0) {
+      if constexpr (Policy::kDelayMinTiles > 0) {
+        if (p.num_tiles >= static_cast<std::uint32_t>(Policy::kDelayMinTiles))
+          __nanosleep(Policy::kLookbackDelayNs);
+      } else {
+        __nanosleep(Policy::kLookbackDelayNs);
+      }
+    }
+    WindowLookback<P, T, Op, kDeterministic, kInstrumented, Policy::kSpinDelayNs> lookback(
+        desc, op, epoch, p.header, p.watchdog, tile, lane);
     T prefix{};
     if (!lookback.run(reduce, prefix)) return false;
     exclusive = Partial<T>{prefix, true};
