@@ -398,7 +398,7 @@ void tuning_suite(const Settings& s) {
          Bench<C::Coarsened, TilePolicy<256, 64, 6, 2000, 0, false, 1024>>,
          Bench<C::Coarsened, TilePolicy<256, 96, 5, 2000, 0, false, 1024>>>(
       s, "tune_coarse", ns,
-      {"c256x32/4 d0", "c256x32/4 d1000", "c256x32/4 d2000*", "c256x32/4 d3000", "c256x32/4 d4000",
+      {"c256x32/4 d0", "c256x32/4 d1000", "c256x32/4 d2000", "c256x32/4 d3000*", "c256x32/4 d4000",
        "c256x16/6 d2000", "c256x24/5 d2000"});
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t,
          Bench<C::WarpLookback, TilePolicy<128, 96, 6, 1000, 0, false, 1024>>,
@@ -408,8 +408,8 @@ void tuning_suite(const Settings& s) {
          Bench<C::Fallback, TilePolicy<256, 128, 3, 2000, 0, false, 1024>>,
          Bench<C::Fallback, TilePolicy<256, 128, 4, 3000, 0, false, 1024>>>(
       s, "tune_other", ns,
-      {"w128x24/6 d1000", "w128x24/6 d2000*", "w128x24/6 d3000", "f256x32/4 d2000*",
-       "f256x32/3 d2000", "f256x32/4 d3000"});
+      {"w128x24/6 d1000", "w128x24/6 d2000", "w128x24/6 d3000*", "f256x32/4 d2000",
+       "f256x32/3 d2000", "f256x32/4 d3000*"});
 }
 
 // Exploration: tile shapes, look-back delays, streaming hints, and (as

@@ -2,26 +2,27 @@
 // algorithms. Tuning lives here, with the kernels; the protocol (spec.hpp)
 // holds none of it.
 //
-// Choices for the H100 (sm_90), from the sweeps of the benchmark (bench/,
-// results and commands in bench/results/):
+// Choices for the H100 (sm_90), from the benchmark's sweeps (bench/,
+// bench/results/README.md has the commands and tables):
 //   coarsened / fallback: 256 threads x 128 bytes per thread (32 x u32,
 //     16 x u64) = 32 KiB tiles, __launch_bounds__(256, 4): 64 registers, 4
 //     tiles = 128 KiB of data resident per SM, the most the register file
-//     holds. Four-byte items in 16-byte vectors, warp-striped so a warp's
-//     access is 512 contiguous bytes, all loads of a thread in flight before
-//     the first use. Throughput is bound by tile lifetime (ticket RMW, load,
-//     look-back rounds at loaded L2 latency), so the largest resident data
-//     wins: at n = 2^30 u32 (% of copy) 256x16/4 58%, 256x16/6 62%, 256x24/5
-//     66%, 256x32/4 74%.
-//   look-back delay 2000 ns (only in grids of >= 1024 tiles): warp 0 sleeps
-//     after publishing its aggregate, so that predecessors have published when
-//     it reads; fewer wasted window reads and spins. 256x32/4 at 2^30: no
-//     delay 74%, 500 ns 76%, 1000 ns 78%, 2000 ns 81%. It costs latency in
-//     small grids (2^20: 11.9 -> 12.8 us), hence the tile threshold. A spin
-//     back-off (300 ns) and streaming (.cs) hints measured no gain.
+//     holds. Items move in 16-byte vectors, warp-striped so a warp's access
+//     is 512 contiguous bytes, all loads of a thread in flight before the
+//     first use. Throughput is bound by tile lifetime (ticket RMW, load,
+//     look-back rounds at loaded-L2 latency), so the most resident data wins:
+//     u32 at n = 2^30, % of copy, no delay: 256x16/4 58%, 256x16/6 62%,
+//     256x24/5 66%, 256x32/4 73-74%.
+//   look-back delay 3000 ns, only in grids of >= 1024 tiles: warp 0 sleeps
+//     after publishing its aggregate so that its predecessors have published
+//     by the time it reads; fewer wasted window reads and spin rounds.
+//     256x32/4 u32 at 2^30: 0 ns 73%, 1000 ns 77%, 2000 ns 80%, 3000 ns 83%,
+//     4000 ns 83%; at 2^26: 72 / 76 / 78 / 80 / 80%. Small grids are latency
+//     bound and skip it. A spin back-off (300 ns) and streaming (.cs) hints
+//     measured no gain.
 //   warp-lookback: CUB's BlockLoad/BlockStore warp transposes and BlockScan,
-//     128 threads x 96 bytes (24 x u32, as CUB's own sm_90 tuning),
-//     __launch_bounds__(128, 6), same delay: 69% at 2^30 vs 43% for 256x8.
+//     128 threads x 96 bytes (24 x u32, CUB's own sm_90 shape),
+//     __launch_bounds__(128, 6), same delay: 72% at 2^30 (256x8: 43%).
 //   Measured orders (experiment, not a catalogue variant): relaxed publish
 //     and look-back instead of the spec's release/acquire gain only ~2.5%;
 //     the catalogue's fenced-lookback (fence.sc) is ~4% slower.
@@ -63,7 +64,7 @@ struct TilePolicy {
   }
 };
 
-using CoarsenedPolicy = TilePolicy<256, 128, 4, 2000, 0, false, 1024>;
-using WarpLookbackPolicy = TilePolicy<128, 96, 6, 2000, 0, false, 1024>;
+using CoarsenedPolicy = TilePolicy<256, 128, 4, 3000, 0, false, 1024>;
+using WarpLookbackPolicy = TilePolicy<128, 96, 6, 3000, 0, false, 1024>;
 
 }  // namespace lookback
