@@ -1,0 +1,115 @@
+// Litmus probes: the shape table (no GPU needed) and a run of every shape on
+// the GPU (skips with the reason when there is no device).
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <iostream>
+#include <set>
+#include <string>
+
+#include "stress/litmus_probe.hpp"
+
+namespace {
+
+using lookback::stress::LitmusShape;
+namespace ls = lookback::stress;
+
+std::string gpu_unavailable_reason() {
+  int count = 0;
+  const cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    return std::string("no usable CUDA device: ") + cudaGetErrorName(err) + ": " +
+           cudaGetErrorString(err);
+  }
+  if (count == 0) return "no CUDA device present";
+  return {};
+}
+
+TEST(LitmusShapeTable, EveryShapeOnceWithDistinctName) {
+  const auto shapes = ls::all_litmus_shapes();
+  EXPECT_EQ(shapes.size(), 7u);
+  std::set<LitmusShape> unique(shapes.begin(), shapes.end());
+  EXPECT_EQ(unique.size(), shapes.size());
+  std::set<std::string> names;
+  for (LitmusShape s : shapes)
+    names.insert(ls::to_string(s));
+  EXPECT_EQ(names.size(), shapes.size());
+  EXPECT_EQ(names.count("?"), 0u);
+}
+
+// The facts the GPU test relies on, stated independently of the implementation.
+TEST(LitmusShapeTable, WeakOutcomesAndPtxVerdicts) {
+  for (LitmusShape s : ls::all_litmus_shapes()) {
+    const int k = ls::weak_outcome_index(s);
+    ASSERT_GE(k, 0);
+    ASSERT_LT(k, 4);
+    const std::string text =
+        std::string("r0=") + std::to_string(k / 2) + " r1=" + std::to_string(k % 2);
+    EXPECT_EQ(ls::weak_outcome(s), text) << ls::to_string(s);
+  }
+  EXPECT_STREQ(ls::weak_outcome(LitmusShape::MP), "r0=1 r1=0");
+  EXPECT_STREQ(ls::weak_outcome(LitmusShape::SB), "r0=0 r1=0");
+  EXPECT_STREQ(ls::weak_outcome(LitmusShape::LB), "r0=1 r1=1");
+  for (LitmusShape s : {LitmusShape::MPWriterFenceOnly, LitmusShape::MPReaderFenceOnly,
+                        LitmusShape::MPFenced, LitmusShape::MPRelAcq})
+    EXPECT_STREQ(ls::weak_outcome(s), "r0=1 r1=0") << ls::to_string(s);
+
+  // PTX: relaxed MP/SB/LB allowed (LB too, unlike RC11); a fence on one side
+  // leaves the other side unordered; fence.sc on both sides or rel/acq forbid.
+  EXPECT_TRUE(ls::weak_allowed_by_ptx(LitmusShape::MP));
+  EXPECT_TRUE(ls::weak_allowed_by_ptx(LitmusShape::SB));
+  EXPECT_TRUE(ls::weak_allowed_by_ptx(LitmusShape::LB));
+  EXPECT_TRUE(ls::weak_allowed_by_ptx(LitmusShape::MPWriterFenceOnly));
+  EXPECT_TRUE(ls::weak_allowed_by_ptx(LitmusShape::MPReaderFenceOnly));
+  EXPECT_FALSE(ls::weak_allowed_by_ptx(LitmusShape::MPFenced));
+  EXPECT_FALSE(ls::weak_allowed_by_ptx(LitmusShape::MPRelAcq));
+}
+
+class LitmusProbeGpu : public ::testing::TestWithParam<LitmusShape> {};
+
+TEST_P(LitmusProbeGpu, CountsAreConsistentAndForbiddenOutcomesAbsent) {
+  const std::string reason = gpu_unavailable_reason();
+  if (!reason.empty()) GTEST_SKIP() << reason;
+
+  const LitmusShape shape = GetParam();
+  ls::LitmusProbeConfig config;
+  config.instances = 200'000;
+  config.seed = 7;
+  config.budget_seconds = 20;
+  ls::LitmusProbeResult r;
+  try {
+    r = ls::run_litmus_probe(shape, config);
+  } catch (const std::exception& e) {
+    FAIL() << e.what();
+  }
+
+  std::cout << r.name << ": " << r.instances << " instances in " << r.launches << " launch(es) ("
+            << r.testing_blocks << " testing + " << r.stress_blocks << " stress blocks), "
+            << "outcomes [00 01 10 11] = [" << r.outcomes[0] << ' ' << r.outcomes[1] << ' '
+            << r.outcomes[2] << ' ' << r.outcomes[3] << "], weak (" << r.weak_outcome
+            << ") = " << r.weak << " = " << r.per_million << " per million"
+            << (r.weak_allowed_by_ptx ? "" : " [forbidden by PTX]") << ", " << r.seconds << " s\n";
+
+  EXPECT_EQ(r.shape, shape);
+  EXPECT_EQ(r.name, ls::to_string(shape));
+  EXPECT_GT(r.instances, 0u);
+  EXPECT_GE(r.instances, config.instances);  // the budget is generous
+  EXPECT_EQ(r.outcomes[0] + r.outcomes[1] + r.outcomes[2] + r.outcomes[3], r.instances);
+  EXPECT_EQ(r.weak, r.outcomes[ls::weak_outcome_index(shape)]);
+  if (!r.weak_allowed_by_ptx)
+    EXPECT_EQ(r.weak, 0u) << "FINDING: " << r.name << " showed the outcome " << r.weak_outcome
+                          << ", which the PTX memory model forbids, " << r.weak << " times in "
+                          << r.instances << " instances";
+}
+
+INSTANTIATE_TEST_SUITE_P(AllShapes, LitmusProbeGpu, ::testing::ValuesIn(ls::all_litmus_shapes()),
+                         [](const ::testing::TestParamInfo<LitmusShape>& info) {
+                           std::string name;
+                           for (char c : std::string(ls::to_string(info.param)))
+                             if (std::isalnum(static_cast<unsigned char>(c))) name += c;
+                           return name;
+                         });
+
+}  // namespace
