@@ -489,8 +489,8 @@ void stats_one(const char* name, std::int64_t n, std::uint32_t stall_ns,
   lookback::ScanPlan<std::uint32_t, Cfg> plan;
   CHECK_CUDA(plan.init(n, stream));
   lookback::Options o;
-  o.stall_ns = stall_ns;
-  o.stall_every = stall_ns ? 2 : 0;
+  o.perturb.stall_ns = stall_ns;
+  o.perturb.stall_every = stall_ns ? 2 : 0;
   const int slices = pools.slices(n);
   const Timing t = time_it(
       [&](int sl) {

@@ -86,8 +86,8 @@ TEST(ScanDeterministic, FallbackSameBitsWithForcedFallbacks) {
   LOOKBACK_CUDA_OK(cudaMemcpy(calm.data(), d_out.get(), n * sizeof(float), cudaMemcpyDeviceToHost));
   ASSERT_EQ(plan.reset_stats(), cudaSuccess);
   lookback::Options stall;
-  stall.stall_ns = 200000;
-  stall.stall_every = 2;
+  stall.perturb.stall_ns = 200000;
+  stall.perturb.stall_every = 2;
   ASSERT_EQ(plan.InclusiveSum(d_in.get(), d_out.get(), n, 0, stall), cudaSuccess)
       << lookback::last_error_message();
   LOOKBACK_CUDA_OK(

@@ -23,8 +23,8 @@ lookback::LookbackStats stalled_scan(bool in_place, Kind kind, std::uint32_t sta
   lookback::ScanPlan<T, Cfg> plan;
   EXPECT_EQ(plan.init(n), cudaSuccess) << lookback::last_error_message();
   lookback::Options options;
-  options.stall_ns = stall_ns;
-  options.stall_every = 2;
+  options.perturb.stall_ns = stall_ns;
+  options.perturb.stall_every = 2;
   EXPECT_EQ(lt::plan_scan(plan, a.get(), d_out, n, kind, options), cudaSuccess)
       << lookback::last_error_message();
   std::vector<T> got(in.size());

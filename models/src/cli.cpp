@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "lookback/json.hpp"
 #include "lookback/model/counterexample.hpp"
 #include "lookback/model/litmus.hpp"
 #include "lookback/model/promela_export.hpp"
@@ -25,13 +26,16 @@ struct UsageError : std::runtime_error {
 constexpr const char* kUsage =
     "usage: lookback-check (--list | --all | --variant NAME | --mutant NAME |\n"
     "                       --litmus FILE | --litmus-suite DIR) [options]\n"
-    "  --tiles N             tiles (blocks) per launch, 1..16        (default 4; 3 for 2 launches)\n"
+    "  --tiles N             tiles (blocks) per launch, 1..16        (default 4; 3 for 2 "
+    "launches)\n"
     "  --window W            look-back window, 1..32                 (default 2)\n"
     "  --launches N          launches sharing temp storage, 1..2\n"
-    "  --layout packed|split descriptor layout                       (default: the variant's; both\n"
+    "  --layout packed|split descriptor layout                       (default: the variant's; "
+    "both\n"
     "                        for production variants)\n"
     "  --memory-model ptx|rc11|sc                                    (default ptx)\n"
-    "  --progress fair|obe|hsa|lobe|unfair                           (default: the variant's claim)\n"
+    "  --progress fair|obe|hsa|lobe|unfair                           (default: the variant's "
+    "claim)\n"
     "  --tile-id ticket|blockidx   override where tile ids come from\n"
     "  --resident R          at most R blocks resident at once       (default: all)\n"
     "  --first               stop at the first violation\n"
@@ -76,7 +80,9 @@ struct Options {
 Options parse(const std::vector<std::string>& args) {
   Options o;
   auto set_mode = [&](Options::Mode m, std::string target = {}) {
-    if (o.mode != Options::Mode::None) throw UsageError("choose one of --list, --all, --variant, --mutant, --litmus, --litmus-suite");
+    if (o.mode != Options::Mode::None)
+      throw UsageError(
+          "choose one of --list, --all, --variant, --mutant, --litmus, --litmus-suite");
     o.mode = m;
     o.target = std::move(target);
   };
@@ -86,37 +92,59 @@ Options parse(const std::vector<std::string>& args) {
       if (i + 1 >= args.size()) throw UsageError(a + " needs a value");
       return args[++i];
     };
-    if (a == "--help" || a == "-h") throw UsageError("");
-    else if (a == "--list") set_mode(Options::Mode::List);
-    else if (a == "--all") set_mode(Options::Mode::All);
-    else if (a == "--variant") set_mode(Options::Mode::Variant, value());
-    else if (a == "--mutant") set_mode(Options::Mode::Mutant, value());
-    else if (a == "--litmus") set_mode(Options::Mode::Litmus, value());
-    else if (a == "--litmus-suite") set_mode(Options::Mode::LitmusSuite, value());
-    else if (a == "--tiles") o.settings.tiles = parse_int(a, value(), 1, 16);
-    else if (a == "--window") o.settings.window = parse_int(a, value(), 1, 32);
-    else if (a == "--launches") o.settings.launches = parse_int(a, value(), 1, 2);
-    else if (a == "--resident") o.settings.resident = parse_int(a, value(), 1, 16);
-    else if (a == "--max-graphs") o.settings.max_graphs = static_cast<std::uint64_t>(parse_int(a, value(), 1, 2000000000));
+    if (a == "--help" || a == "-h")
+      throw UsageError("");
+    else if (a == "--list")
+      set_mode(Options::Mode::List);
+    else if (a == "--all")
+      set_mode(Options::Mode::All);
+    else if (a == "--variant")
+      set_mode(Options::Mode::Variant, value());
+    else if (a == "--mutant")
+      set_mode(Options::Mode::Mutant, value());
+    else if (a == "--litmus")
+      set_mode(Options::Mode::Litmus, value());
+    else if (a == "--litmus-suite")
+      set_mode(Options::Mode::LitmusSuite, value());
+    else if (a == "--tiles")
+      o.settings.tiles = parse_int(a, value(), 1, 16);
+    else if (a == "--window")
+      o.settings.window = parse_int(a, value(), 1, 32);
+    else if (a == "--launches")
+      o.settings.launches = parse_int(a, value(), 1, 2);
+    else if (a == "--resident")
+      o.settings.resident = parse_int(a, value(), 1, 16);
+    else if (a == "--max-graphs")
+      o.settings.max_graphs = static_cast<std::uint64_t>(parse_int(a, value(), 1, 2000000000));
     else if (a == "--layout")
-      o.settings.layout = parse_enum<Layout>(a, value(), {{"packed", Layout::Packed}, {"split", Layout::Split}});
+      o.settings.layout =
+          parse_enum<Layout>(a, value(), {{"packed", Layout::Packed}, {"split", Layout::Split}});
     else if (a == "--memory-model")
       o.settings.model = parse_enum<MemoryModel>(
-          a, value(), {{"ptx", MemoryModel::Ptx}, {"rc11", MemoryModel::Rc11}, {"sc", MemoryModel::Sc}});
-    else if (a == "--progress")
-      o.settings.progress = parse_enum<Progress>(
           a, value(),
-          {{"fair", Progress::Fair}, {"obe", Progress::Obe}, {"hsa", Progress::Hsa},
-           {"lobe", Progress::Lobe}, {"unfair", Progress::Unfair}});
+          {{"ptx", MemoryModel::Ptx}, {"rc11", MemoryModel::Rc11}, {"sc", MemoryModel::Sc}});
+    else if (a == "--progress")
+      o.settings.progress = parse_enum<Progress>(a, value(),
+                                                 {{"fair", Progress::Fair},
+                                                  {"obe", Progress::Obe},
+                                                  {"hsa", Progress::Hsa},
+                                                  {"lobe", Progress::Lobe},
+                                                  {"unfair", Progress::Unfair}});
     else if (a == "--tile-id")
       o.settings.tile_id = parse_enum<TileIdSource>(
           a, value(), {{"ticket", TileIdSource::Ticket}, {"blockidx", TileIdSource::BlockIdx}});
-    else if (a == "--first") o.settings.stop_at_first = true;
-    else if (a == "--json") o.json = true;
-    else if (a == "--quiet") o.quiet = true;
-    else if (a == "--dot") o.dot = value();
-    else if (a == "--emit-promela") o.promela = value();
-    else throw UsageError("unknown option '" + a + "'");
+    else if (a == "--first")
+      o.settings.stop_at_first = true;
+    else if (a == "--json")
+      o.json = true;
+    else if (a == "--quiet")
+      o.quiet = true;
+    else if (a == "--dot")
+      o.dot = value();
+    else if (a == "--emit-promela")
+      o.promela = value();
+    else
+      throw UsageError("unknown option '" + a + "'");
   }
   if (o.mode == Options::Mode::None) throw UsageError("nothing to do");
   if (!o.promela.empty() && o.mode != Options::Mode::Variant && o.mode != Options::Mode::Mutant)
@@ -126,26 +154,16 @@ Options parse(const std::vector<std::string>& args) {
   return o;
 }
 
-std::string json_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out;
+const char* kind_name(Kind k) {
+  return k == Kind::Production ? "production" : "mutant";
 }
-
-const char* kind_name(Kind k) { return k == Kind::Production ? "production" : "mutant"; }
 
 std::string verdict_text(const CheckRun& r) {
   const auto v = r.violated();
   if (v.empty()) return r.complete() ? "pass" : "pass (incomplete)";
   std::string s = r.variant.kind == Kind::Mutant && r.as_expected() ? "killed: " : "FAIL: ";
-  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::string(to_string(v[i]));
+  for (std::size_t i = 0; i < v.size(); ++i)
+    s += (i ? ", " : "") + std::string(to_string(v[i]));
   return s;
 }
 
@@ -161,17 +179,18 @@ std::string instance_text(const InstanceRun& r) {
 
 void print_run_json(std::ostream& out, const CheckRun& r) {
   out << "{\"name\":\"" << r.variant.name << "\",\"kind\":\"" << kind_name(r.variant.kind)
-      << "\",\"expected\":\"" << to_string(r.variant.expected) << "\",\"as_expected\":"
-      << (r.as_expected() ? "true" : "false") << ",\"violated\":[";
+      << "\",\"expected\":\"" << to_string(r.variant.expected)
+      << "\",\"as_expected\":" << (r.as_expected() ? "true" : "false") << ",\"violated\":[";
   const auto v = r.violated();
-  for (std::size_t i = 0; i < v.size(); ++i) out << (i ? "," : "") << "\"" << to_string(v[i]) << "\"";
+  for (std::size_t i = 0; i < v.size(); ++i)
+    out << (i ? "," : "") << "\"" << to_string(v[i]) << "\"";
   out << "],\"executions\":" << r.executions() << ",\"graphs\":" << r.graphs()
       << ",\"seconds\":" << r.seconds() << ",\"complete\":" << (r.complete() ? "true" : "false")
       << ",\"instances\":[";
   for (std::size_t i = 0; i < r.runs.size(); ++i) {
     const auto& run = r.runs[i];
-    out << (i ? "," : "") << "{\"instance\":\"" << instance_text(run) << "\",\"executions\":"
-        << run.result.executions << ",\"graphs\":" << run.result.graphs
+    out << (i ? "," : "") << "{\"instance\":\"" << instance_text(run)
+        << "\",\"executions\":" << run.result.executions << ",\"graphs\":" << run.result.graphs
         << ",\"seconds\":" << run.result.seconds << ",\"violations\":[";
     bool first = true;
     for (const auto& [p, viol] : run.result.violations) {
@@ -213,11 +232,10 @@ int check_one(const Options& o, std::ostream& out, std::ostream& err) {
     out << kind_name(v->kind) << " " << v->name << ": " << v->summary << "\n";
     for (const auto& run : r.runs) {
       const double rate = run.result.seconds > 0 ? run.result.graphs / run.result.seconds : 0;
-      out << "  [" << instance_text(run) << "]\n    " << run.result.executions
-          << " executions (" << run.result.stuck << " stuck), " << run.result.graphs
-          << " graphs in " << std::fixed << std::setprecision(2) << run.result.seconds << " s ("
-          << std::setprecision(0) << rate << " graphs/s), longest block "
-          << run.result.max_thread_steps << " steps"
+      out << "  [" << instance_text(run) << "]\n    " << run.result.executions << " executions ("
+          << run.result.stuck << " stuck), " << run.result.graphs << " graphs in " << std::fixed
+          << std::setprecision(2) << run.result.seconds << " s (" << std::setprecision(0) << rate
+          << " graphs/s), longest block " << run.result.max_thread_steps << " steps"
           << (run.result.complete ? "" : "  INCOMPLETE: --max-graphs reached") << "\n";
     }
     out << "verdict: " << verdict_text(r) << "\n";
@@ -250,7 +268,8 @@ int check_all(const Options& o, std::ostream& out) {
   if (!o.json) {
     out << std::left << std::setw(32) << "variant" << std::setw(12) << "kind" << std::setw(20)
         << "expected" << std::setw(58) << "verdict" << std::right << std::setw(12) << "executions"
-        << std::setw(10) << "graphs" << std::setw(9) << "time" << "\n";
+        << std::setw(10) << "graphs" << std::setw(9) << "time"
+        << "\n";
   }
   for (const auto& v : kCatalogue) {
     CheckRun r = check_variant(v, o.settings);
@@ -277,13 +296,15 @@ int check_all(const Options& o, std::ostream& out) {
   } else {
     int prod = 0, mut = 0, killed = 0;
     for (const auto& r : runs) {
-      if (r.variant.kind == Kind::Production) ++prod;
+      if (r.variant.kind == Kind::Production)
+        ++prod;
       else {
         ++mut;
         killed += r.as_expected();
       }
     }
-    out << "\n" << prod << " production variants, " << mut << " mutants, " << killed
+    out << "\n"
+        << prod << " production variants, " << mut << " mutants, " << killed
         << " killed as expected: " << (all_ok ? "ALL AS EXPECTED" : "MISMATCH") << "\n";
   }
   return all_ok ? kExitPass : kExitViolated;
@@ -293,7 +314,8 @@ void list(std::ostream& out) {
   for (const auto& v : kCatalogue) {
     out << std::left << std::setw(32) << v.name << std::setw(12) << kind_name(v.kind)
         << std::setw(20)
-        << (v.kind == Kind::Production ? std::string("pass") : std::string("killed by ") + to_string(v.expected))
+        << (v.kind == Kind::Production ? std::string("pass")
+                                       : std::string("killed by ") + to_string(v.expected))
         << " " << v.summary << "\n";
   }
 }
@@ -309,17 +331,26 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       };
     }
     switch (o.mode) {
-      case Options::Mode::List: list(out); return kExitPass;
-      case Options::Mode::All: return check_all(o, out);
+      case Options::Mode::List:
+        list(out);
+        return kExitPass;
+      case Options::Mode::All:
+        return check_all(o, out);
       case Options::Mode::Variant:
-      case Options::Mode::Mutant: return check_one(o, out, err);
-      case Options::Mode::Litmus: return run_litmus_file(o.target, o.settings.model.value_or(MemoryModel::Ptx), o.json, out, err);
-      case Options::Mode::LitmusSuite: return run_litmus_suite(o.target, o.json, out, err);
-      case Options::Mode::None: break;
+      case Options::Mode::Mutant:
+        return check_one(o, out, err);
+      case Options::Mode::Litmus:
+        return run_litmus_file(o.target, o.settings.model.value_or(MemoryModel::Ptx), o.json, out,
+                               err);
+      case Options::Mode::LitmusSuite:
+        return run_litmus_suite(o.target, o.json, out, err);
+      case Options::Mode::None:
+        break;
     }
     throw UsageError("nothing to do");
   } catch (const UsageError& e) {
-    if (*e.what()) err << "lookback-check: " << e.what() << "\n";
+    if (*e.what())
+      err << "lookback-check: " << e.what() << "\n";
     else {
       out << kUsage;
       return kExitPass;

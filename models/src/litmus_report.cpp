@@ -27,19 +27,6 @@ std::string effect(const LitmusTest& test, const ExecutionGraph& g, int id) {
 
 }  // namespace
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
-
 void print_execution(std::ostream& os, const LitmusTest& test, const LitmusExecution& x) {
   const ExecutionGraph& g = x.graph;
   for (int t = 0; t < g.threads(); ++t) {

@@ -15,9 +15,9 @@ using namespace protocol;
 // epoch, descriptors) shared by all launches; input/output tiles per launch.
 struct Memory {
   Loc ticket = 0, done = 0, epoch = 0, pad = 0;
-  std::vector<Loc> desc;  // packed word, or split status word
-  std::vector<Loc> agg;   // split: aggregate value word
-  std::vector<Loc> incl;  // split: inclusive value word (== agg when overwritten)
+  std::vector<Loc> desc;                  // packed word, or split status word
+  std::vector<Loc> agg;                   // split: aggregate value word
+  std::vector<Loc> incl;                  // split: inclusive value word (== agg when overwritten)
   std::vector<std::vector<Loc>> in, out;  // [launch][tile]
 };
 
@@ -34,9 +34,10 @@ class BlockProgram {
   void operator()(Ctx& c) const {
     std::uint32_t epoch = 0;
     if (p_.reset == Reset::Epoch)
-      epoch = static_cast<std::uint32_t>(c.load(m_.epoch, Order::Relaxed, Step::ReadEpoch, -1).num);
+      epoch =
+          static_cast<std::uint32_t>(c.load(m_.epoch, kEpochReadOrder, Step::ReadEpoch, -1).num);
     const int tile = p_.tile_id == TileIdSource::Ticket
-                         ? c.fetch_add(m_.ticket, 1, Order::Relaxed, Step::TakeTicket, -1).num
+                         ? c.fetch_add(m_.ticket, 1, kTicketOrder, Step::TakeTicket, -1).num
                          : block_;
     c.require(tile >= 0 && tile < tiles_, Property::CorrectPrefix,
               "tile id " + std::to_string(tile) + " out of range: the ticket was not reset");
@@ -71,10 +72,11 @@ class BlockProgram {
   }
 
  private:
-  // Names one publish (by tile, not by block, so blocks stay interchangeable).
-  std::uint16_t pub_id(int tile, Status s, bool fallback) const {
-    return static_cast<std::uint16_t>(((launch_ * 32 + tile) * 4) + 4 +
-                                      (fallback ? 3 : static_cast<int>(s)));
+  // Names what a publish carries: (launch, tile, status). A fallback's
+  // AGGREGATE of tile j carries the same as j's own, so a reader pairing
+  // j's status with either value word is not torn.
+  std::uint16_t pub_id(int tile, Status s) const {
+    return static_cast<std::uint16_t>(((launch_ * 32 + tile) * 4) + 4 + static_cast<int>(s));
   }
 
   Status effective(const Value& v, std::uint32_t epoch) const {
@@ -98,14 +100,14 @@ class BlockProgram {
     Value word;
     word.status = s;
     word.epoch = epoch;
-    word.pub = pub_id(tile, s, false);
+    word.pub = pub_id(tile, s);
     if (packed()) {
       word.iv = iv;
     } else {
       Value v;
       v.iv = iv;
       v.pub = word.pub;
-      c.store(value_word(tile, s), v, p_.value_order, step, tile);
+      c.store(value_word(tile, s), v, split_value_order(p_), step, tile);
     }
     c.fence(p_.publish_fence, Step::PublishFence, tile);
     c.store(m_.desc[tile], word, p_.publish_order, step, tile);
@@ -139,27 +141,18 @@ class BlockProgram {
           lanes.push_back({idx, true, Status::Invalid, Interval::empty(), {}});
           continue;
         }
-        const Value w =
-            bounded ? c.load(m_.desc[idx], p_.lookback_order, Step::LookbackStatus, idx)
-                    : c.await(m_.desc[idx], p_.lookback_order, Step::LookbackStatus, idx,
-                              [this, epoch](const Value& v) {
-                                return effective(v, epoch) != Status::Invalid;
-                              });
+        const Value w = bounded ? c.load(m_.desc[idx], p_.lookback_order, Step::LookbackStatus, idx)
+                                : c.await(m_.desc[idx], p_.lookback_order, Step::LookbackStatus,
+                                          idx, [this, epoch](const Value& v) {
+                                            return effective(v, epoch) != Status::Invalid;
+                                          });
         lanes.push_back({idx, false, effective(w, epoch), w.iv, w});
       }
       c.fence(p_.lookback_fence, Step::LookbackFence, tile);
       if (!packed()) {
         for (Lane& lane : lanes) {
           if (lane.padding || lane.status == Status::Invalid) continue;
-          const Value v =
-              c.load(value_word(lane.tile, lane.status), p_.value_order, Step::LookbackValue,
-                     lane.tile);
-          c.require(v.pub == lane.word.pub, Property::NoTornDescriptor,
-                    "tile " + std::to_string(tile) + " read " + to_string(lane.status) +
-                        " of tile " + std::to_string(lane.tile) + " with a value " +
-                        (v.pub == 0 ? std::string("never written") : "of another publish") +
-                        " (" + to_string(v.iv) + ")");
-          lane.iv = v.iv;
+          lane.iv = read_value(c, tile, lane.status, lane.word, lane.tile);
         }
       }
       for (Lane& lane : lanes)
@@ -168,8 +161,9 @@ class BlockProgram {
       int stop = -1, last = -1;
       for (int k = 0; k < static_cast<int>(lanes.size()) && !lanes[k].padding; ++k) {
         last = k;
-        const bool ends = lanes[k].status == Status::Prefix ||
-                          (p_.flaw == Flaw::StopAtAggregate && lanes[k].status == Status::Aggregate);
+        const bool ends =
+            lanes[k].status == Status::Prefix ||
+            (p_.flaw == Flaw::StopAtAggregate && lanes[k].status == Status::Aggregate);
         if (ends) {
           stop = k;
           break;
@@ -177,7 +171,8 @@ class BlockProgram {
       }
       // value(lowest tile) (+) ... (+) value(j): operand order matters.
       Interval window_sum = Interval::empty();
-      for (int k = stop >= 0 ? stop : last; k >= 0; --k) window_sum = join(window_sum, lanes[k].iv);
+      for (int k = stop >= 0 ? stop : last; k >= 0; --k)
+        window_sum = join(window_sum, lanes[k].iv);
       acc = join(window_sum, acc);
       if (stop >= 0) return acc;
     }
@@ -188,13 +183,13 @@ class BlockProgram {
   // reduce its input tile here and publish the aggregate monotonically.
   void fallback(Ctx& c, Lane& lane, std::uint32_t epoch) const {
     const int idx = lane.tile;
-    const Interval reduced = c.load(m_.in[launch_][idx], data_order(p_), Step::FallbackLoadInput, idx).iv;
+    const Interval reduced =
+        c.load(m_.in[launch_][idx], data_order(p_), Step::FallbackLoadInput, idx).iv;
     if (fallback_validates(p_)) {
       c.fence(validation_fence(p_), Step::FallbackValidate, idx);
       const Value again = c.load(m_.desc[idx], p_.lookback_order, Step::FallbackValidate, idx);
       if (effective(again, epoch) != Status::Invalid) {
-        lane.status = effective(again, epoch);
-        lane.iv = again.iv;
+        adopt(c, lane, again, epoch);
         return;
       }
     }
@@ -202,37 +197,66 @@ class BlockProgram {
     desired.status = fallback_status(idx);
     desired.epoch = epoch;
     desired.iv = reduced;
-    desired.pub = pub_id(idx, desired.status, true);
+    desired.pub = pub_id(idx, desired.status);
     lane.status = desired.status;
     lane.iv = reduced;
+    if (!packed()) {
+      Value v;
+      v.iv = reduced;
+      v.pub = desired.pub;
+      c.store(value_word(idx, desired.status), v, split_value_order(p_), Step::FallbackPublish,
+              idx);
+      desired.iv = Interval::empty();
+    }
     c.fence(p_.publish_fence, Step::PublishFence, idx);
     if (!fallback_uses_cas(p_)) {
       c.store(m_.desc[idx], desired, p_.publish_order, Step::FallbackPublish, idx);
       return;
     }
     const auto [ok, seen] =
-        c.cas(m_.desc[idx], lane.word, desired, p_.publish_order, Step::FallbackPublish, idx);
-    if (!ok && effective(seen, epoch) != Status::Invalid) {
-      lane.status = effective(seen, epoch);
-      lane.iv = seen.iv;
+        c.cas(m_.desc[idx], lane.word, desired, fallback_cas_order(p_), Step::FallbackPublish, idx);
+    if (!ok && effective(seen, epoch) != Status::Invalid) adopt(c, lane, seen, epoch);
+  }
+
+  // Takes a descriptor the fallback found already published instead of its
+  // own reduction (split layout: reads the matching value word).
+  void adopt(Ctx& c, Lane& lane, const Value& word, std::uint32_t epoch) const {
+    lane.word = word;
+    lane.status = effective(word, epoch);
+    if (packed()) {
+      lane.iv = word.iv;
+      return;
     }
+    lane.iv = read_value(c, lane.tile, lane.status, word, lane.tile);
+  }
+
+  // Split layout: the value word matching a status read from `word`, checked
+  // against it (a torn pair is a violation).
+  Interval read_value(Ctx& c, int reader, Status s, const Value& word, int idx) const {
+    const Value v = c.load(value_word(idx, s), split_value_order(p_), Step::LookbackValue, idx);
+    c.require(v.pub == word.pub, Property::NoTornDescriptor,
+              "tile " + std::to_string(reader) + " read " + to_string(s) + " of tile " +
+                  std::to_string(idx) + " with a value " +
+                  (v.pub == 0 ? std::string("never written") : "of another publish") + " (" +
+                  to_string(v.iv) + ")");
+    return v.iv;
   }
 
   // Epoch reset: the last block of the launch resets the counters and bumps
   // the epoch; on wrap-around it clears every descriptor first.
   void finish_launch(Ctx& c, int tile, std::uint32_t epoch) const {
-    const int finished = c.fetch_add(m_.done, 1, Order::AcqRel, Step::FinishCounter, tile).num;
+    const int finished = c.fetch_add(m_.done, 1, kDoneOrder, Step::FinishCounter, tile).num;
     if (finished != tiles_ - 1) return;
-    c.store(m_.done, Value::integer(0), Order::Relaxed, Step::ResetCounter, tile);
+    c.store(m_.done, Value::integer(0), kResetOrder, Step::ResetCounter, tile);
     if (p_.tile_id == TileIdSource::Ticket)
-      c.store(m_.ticket, Value::integer(0), Order::Relaxed, Step::ResetTicket, tile);
+      c.store(m_.ticket, Value::integer(0), kResetOrder, Step::ResetTicket, tile);
     const std::uint32_t next = next_epoch(epoch, p_.epoch_bits);
     if (next == 0 && p_.flaw != Flaw::EpochWrapNotCleared) {
       for (std::size_t k = 0; k < m_.desc.size(); ++k)
-        c.store(m_.desc[k], Value{}, Order::Relaxed, Step::ClearDescriptor, static_cast<int>(k));
+        c.store(m_.desc[k], Value{}, kResetOrder, Step::ClearDescriptor, static_cast<int>(k));
     }
-    c.store(m_.epoch, Value::integer(static_cast<std::int32_t>(next)), Order::Relaxed,
-            Step::BumpEpoch, tile);
+    c.store(m_.epoch, Value::integer(static_cast<std::int32_t>(next)), kResetOrder, Step::BumpEpoch,
+            tile);
   }
 
   const Protocol p_;
@@ -244,13 +268,13 @@ class BlockProgram {
 }  // namespace
 
 System build_protocol_system(const Protocol& p, const Instance& inst) {
-  if (inst.tiles < 1 || inst.tiles > 16) throw std::invalid_argument("--tiles must be in 1..16");
+  if (inst.tiles < 1 || inst.tiles > kMaxTiles)
+    throw std::invalid_argument("tiles must be in 1.." + std::to_string(kMaxTiles));
   if (inst.window < 1 || inst.window > 32) throw std::invalid_argument("--window must be in 1..32");
-  if (inst.launches < 1 || inst.launches > 2) throw std::invalid_argument("--launches must be 1 or 2");
+  if (inst.launches < 1 || inst.launches > 2)
+    throw std::invalid_argument("--launches must be 1 or 2");
   if (inst.layout == Layout::BySize)
     throw std::invalid_argument("the model checks one concrete layout: packed or split");
-  if (p.fallback && inst.layout != Layout::Packed)
-    throw std::invalid_argument("the fallback publishes with a CAS on one word: it needs the packed layout");
   if (p.flaw == Flaw::SplitValueOverwritten && inst.layout != Layout::Split)
     throw std::invalid_argument("split-value-overwritten needs the split layout");
 
@@ -272,8 +296,7 @@ System build_protocol_system(const Protocol& p, const Instance& inst) {
   const bool epoch_reset = p.reset == Reset::Epoch;
   // Start one launch before the epoch wraps, so two launches cross the wrap;
   // descriptors hold stale epoch-0 PREFIX words left by a launch long ago.
-  const std::uint32_t epoch_mask =
-      p.epoch_bits >= 32 ? 0xffffffffu : ((1u << p.epoch_bits) - 1u);
+  const std::uint32_t epoch_mask = p.epoch_bits >= 32 ? 0xffffffffu : ((1u << p.epoch_bits) - 1u);
   const std::uint32_t first_epoch =
       epoch_reset && inst.launches > 1 ? (epoch_mask & kEpochMask) : 0u;
   m.ticket = add("ticket", Value::integer(0), false);
@@ -315,8 +338,9 @@ System build_protocol_system(const Protocol& p, const Instance& inst) {
       m.in[l].push_back(add(launch + "in[" + std::to_string(k) + "]", in, false, !p.in_place));
       Value garbage;
       garbage.iv = Interval::bad();
-      m.out[l].push_back(p.in_place ? m.in[l].back()
-                                    : add(launch + "out[" + std::to_string(k) + "]", garbage, false, true));
+      m.out[l].push_back(
+          p.in_place ? m.in[l].back()
+                     : add(launch + "out[" + std::to_string(k) + "]", garbage, false, true));
     }
   }
 
@@ -331,16 +355,15 @@ System build_protocol_system(const Protocol& p, const Instance& inst) {
       sys.programs.push_back([p, shared, thread](Ctx& c) {
         if (p.reset == Reset::HostMemset)
           for (std::size_t k = 0; k < shared->desc.size(); ++k)
-            c.store(shared->desc[k], Value{}, Order::Relaxed, Step::HostReset, static_cast<int>(k));
-        c.store(shared->ticket, Value::integer(0), Order::Relaxed, Step::HostReset, -1);
+            c.store(shared->desc[k], Value{}, kResetOrder, Step::HostReset, static_cast<int>(k));
+        c.store(shared->ticket, Value::integer(0), kResetOrder, Step::HostReset, -1);
         (void)thread;
       });
     }
     for (int b = 0; b < tiles_of[l]; ++b) {
       const int thread = static_cast<int>(sys.threads.size());
-      const std::string name =
-          (inst.launches > 1 ? "L" + std::to_string(l) + "." : std::string()) + "block " +
-          std::to_string(b);
+      const std::string name = (inst.launches > 1 ? "L" + std::to_string(l) + "." : std::string()) +
+                               "block " + std::to_string(b);
       sys.threads.push_back({name, thread, 2 * l});
       // With ticket tile ids a block's program does not depend on its index:
       // the blocks of one launch are interchangeable.

@@ -36,26 +36,29 @@ bool CheckRun::as_expected() const {
 
 std::uint64_t CheckRun::executions() const {
   std::uint64_t n = 0;
-  for (const auto& r : runs) n += r.result.executions;
+  for (const auto& r : runs)
+    n += r.result.executions;
   return n;
 }
 std::uint64_t CheckRun::graphs() const {
   std::uint64_t n = 0;
-  for (const auto& r : runs) n += r.result.graphs;
+  for (const auto& r : runs)
+    n += r.result.graphs;
   return n;
 }
 double CheckRun::seconds() const {
   double s = 0;
-  for (const auto& r : runs) s += r.result.seconds;
+  for (const auto& r : runs)
+    s += r.result.seconds;
   return s;
 }
 bool CheckRun::complete() const {
   return std::all_of(runs.begin(), runs.end(), [](const auto& r) { return r.result.complete; });
 }
 
-int default_tiles(const Protocol& p, int launches) {
+int default_tiles(const Protocol& p, Layout layout, int launches) {
   if (launches > 1) return kDefaultReuseTiles;
-  if (p.fallback && p.in_place) return kDefaultInPlaceFallbackTiles;
+  if (p.fallback && (p.in_place || layout == Layout::Split)) return kDefaultFallbackTiles;
   return kDefaultTiles;
 }
 
@@ -65,25 +68,32 @@ CheckRun check_variant(const NamedVariant& v, const Settings& s) {
   if (s.tile_id) p.tile_id = *s.tile_id;
 
   std::vector<Layout> layouts;
-  if (s.layout) layouts = {*s.layout};
-  else if (p.layout == Layout::BySize) layouts = {Layout::Packed, Layout::Split};
-  else layouts = {p.layout};
+  if (s.layout)
+    layouts = {*s.layout};
+  else if (p.layout == Layout::BySize)
+    layouts = {Layout::Packed, Layout::Split};
+  else
+    layouts = {p.layout};
 
   // Launch counts: what the user asked for; else one launch, plus a reuse
   // check over two launches for variants that reset (and for mutants whose
   // flaw needs two).
   std::vector<int> launch_counts;
-  if (s.launches) launch_counts = {*s.launches};
-  else if (v.launches > 1) launch_counts = {v.launches};
-  else if (v.kind == Kind::Production && p.reset != Reset::None) launch_counts = {1, 2};
-  else launch_counts = {1};
+  if (s.launches)
+    launch_counts = {*s.launches};
+  else if (v.launches > 1)
+    launch_counts = {v.launches};
+  else if (v.kind == Kind::Production && p.reset != Reset::None)
+    launch_counts = {1, 2};
+  else
+    launch_counts = {1};
 
   for (Layout layout : layouts) {
     for (int launches : launch_counts) {
       InstanceRun run;
       run.instance.layout = layout;
       run.instance.launches = launches;
-      run.instance.tiles = s.tiles.value_or(default_tiles(p, launches));
+      run.instance.tiles = s.tiles.value_or(default_tiles(p, layout, launches));
       run.instance.window = s.window.value_or(kDefaultWindow);
       run.instance.resident = s.resident.value_or(0);
       run.protocol = p;
@@ -100,8 +110,11 @@ CheckRun check_variant(const NamedVariant& v, const Settings& s) {
       opt.max_graphs = s.max_graphs;
       if (s.on_progress) {
         const std::string what = std::string(v.name) + " (" + to_string(layout) + ", " +
-                                 std::to_string(launches) + " launch" + (launches > 1 ? "es" : "") + ")";
-        opt.on_progress = [&s, what](std::uint64_t g, std::uint64_t e) { s.on_progress(what, g, e); };
+                                 std::to_string(launches) + " launch" + (launches > 1 ? "es" : "") +
+                                 ")";
+        opt.on_progress = [&s, what](std::uint64_t g, std::uint64_t e) {
+          s.on_progress(what, g, e);
+        };
       }
       run.result = explore(run.system, opt);
       out.runs.push_back(std::move(run));

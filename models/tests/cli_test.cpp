@@ -34,7 +34,7 @@ TEST(Cli, UsageErrorsExitTwoWithOneClearLine) {
            {"--variant", "warp-lookback", "--memory-model", "tso"},
            {"--mutant", "warp-lookback"},
            {"--variant", "stop-at-aggregate"},
-           {"--variant", "fallback", "--layout", "split"},
+           {"--variant", "warp-lookback", "--launches", "3"},
            {"--list", "--all"},
            {}}) {
     const CliRun r = cli(args);

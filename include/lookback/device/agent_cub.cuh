@@ -16,6 +16,7 @@
 #include "lookback/device/launch_state.cuh"
 #include "lookback/device/params.hpp"
 #include "lookback/device/partial.cuh"
+#include "lookback/device/perturb.cuh"
 #include "lookback/device/tile_prefix.cuh"
 
 namespace lookback::device {
@@ -63,8 +64,10 @@ struct CubAgent {
     Op op = p.op;
     const Desc desc(p.descriptors);
 
+    if constexpr (kInstrumented) prestress(p.perturb);
     if (tid == 0) {
       sm.tile = LaunchState<P>::tile_id(p.header);
+      if constexpr (kInstrumented) sm.tile = perturb_tile(p.perturb, sm.tile, p.num_tiles);
       sm.epoch = LaunchState<P>::epoch(p.header);
     }
     __syncthreads();

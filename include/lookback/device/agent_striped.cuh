@@ -24,6 +24,7 @@
 #include "lookback/device/launch_state.cuh"
 #include "lookback/device/params.hpp"
 #include "lookback/device/partial.cuh"
+#include "lookback/device/perturb.cuh"
 #include "lookback/device/tile_io.cuh"
 #include "lookback/device/tile_prefix.cuh"
 
@@ -180,8 +181,10 @@ struct StripedAgent {
     Op op = p.op;
     const Desc desc(p.descriptors);
 
+    if constexpr (kInstrumented) prestress(p.perturb);
     if (tid == 0) {
       sm.tile = LaunchState<P>::tile_id(p.header);
+      if constexpr (kInstrumented) sm.tile = perturb_tile(p.perturb, sm.tile, p.num_tiles);
       sm.epoch = LaunchState<P>::epoch(p.header);
     }
     __syncthreads();

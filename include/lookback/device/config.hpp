@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "lookback/device/perturb.hpp"
 #include "lookback/device/policy.hpp"
 #include "lookback/protocol/catalogue.hpp"
 #include "lookback/protocol/spec.hpp"
@@ -98,11 +99,11 @@ struct Options {
   // Use 16-byte vector accesses when the pointers allow it (false: always
   // the scalar path; for tests).
   bool allow_vector = true;
-  // Instrumented configurations only: every `stall_every`-th tile (tiles
-  // t with t % stall_every == stall_every - 1) sleeps `stall_ns` before
-  // publishing its aggregate, to force look-back waits and fallbacks.
-  std::uint32_t stall_ns = 0;
-  std::uint32_t stall_every = 0;
+  // Instrumented configurations only: schedule perturbations (delays,
+  // stalled tiles, tile-id permutations, pre-stress; device/perturb.hpp),
+  // e.g. perturb.stall_ns / perturb.stall_every to force look-back waits
+  // and fallbacks.
+  device::Perturbation perturb{};
 };
 
 // A protocol as a type: nvcc 13 miscompiles __global__ templates that take a

@@ -17,7 +17,7 @@
 // instruction 'ld'"), the b128 store moves an uninitialised register into the
 // stored value, and compare_exchange does not compile (__dst.x vs __dst.__x).
 // So 8-byte values use the split layout, also in the fallback variant, whose
-// monotone CAS then acts on the status tag (see SplitDescriptor::cas_aggregate).
+// monotone CAS then acts on the status tag (see SplitDescriptor::cas_publish).
 #pragma once
 
 #include <cstddef>
@@ -44,20 +44,6 @@ constexpr Layout resolved_layout() {
     return Layout::Split;
   } else {
     return sizeof(T) <= 4 ? Layout::Packed : Layout::Split;
-  }
-}
-
-// Order of the split layout's value words. A fallback writes a predecessor's
-// aggregate word while its owner may write the same word (with the same
-// value); weak accesses would be a data race, so a fallback variant accesses
-// value words at least relaxed. (Only reachable for 8-byte and larger values
-// in the fallback variant; see kPacked128Available.)
-template <Protocol P>
-constexpr protocol::Order split_value_order() {
-  if constexpr (P.fallback && P.value_order == protocol::Order::Weak) {
-    return protocol::Order::Relaxed;
-  } else {
-    return P.value_order;
   }
 }
 
@@ -99,20 +85,18 @@ struct PackedDescriptor {
     fence<P.publish_fence>();
     device_ref<Word>(words[t]).store(make(s, v, epoch), store_order<P.publish_order>());
   }
-  // The fallback's monotone publish: INVALID -> AGGREGATE(v) only if the word
-  // is still `expected` (the INVALID word the caller observed); never
-  // overwrites an AGGREGATE or PREFIX. On failure `expected` holds the word
-  // found, read with P.lookback_order.
-  __device__ bool cas_aggregate(std::uint32_t t, Word& expected, const T& v,
-                                std::uint32_t epoch) const {
+  // The fallback's monotone publish: INVALID -> s(v) only if the word is
+  // still `expected` (the INVALID word the caller observed); never overwrites
+  // an AGGREGATE or PREFIX. On failure `expected` holds the word found.
+  __device__ bool cas_publish(std::uint32_t t, Word& expected, Status s, const T& v,
+                              std::uint32_t epoch) const {
     fence<P.publish_fence>();
     return device_ref<Word>(words[t]).compare_exchange_strong(
-        expected, make(Status::Aggregate, v, epoch), rmw_order<P.publish_order>(),
-        load_order<P.lookback_order>());
+        expected, make(s, v, epoch), rmw_order<protocol::fallback_cas_order(P)>());
   }
-  // The word a successful cas_aggregate wrote.
-  __device__ static Word aggregate_word(const T& v, std::uint32_t epoch) {
-    return make(Status::Aggregate, v, epoch);
+  // The word a successful cas_publish wrote.
+  __device__ static Word published_word(Status s, const T& v, std::uint32_t epoch) {
+    return make(s, v, epoch);
   }
   // Epoch wrap: make the descriptor INVALID at epoch 0 (all-zero word).
   template <protocol::Order O>
@@ -125,7 +109,7 @@ struct PackedDescriptor {
 template <Protocol P, class T>
 struct SplitDescriptor {
   static_assert(std::is_trivially_copyable_v<T>);
-  static constexpr protocol::Order kValueOrder = split_value_order<P>();
+  static constexpr protocol::Order kValueOrder = protocol::split_value_order(P);
   static constexpr std::size_t kWordAlign =
       sizeof(T) % 8 == 0 ? 8 : (sizeof(T) % 4 == 0 ? 4 : (sizeof(T) % 2 == 0 ? 2 : 1));
   static constexpr std::size_t kBoxAlign = alignof(T) > kWordAlign ? alignof(T) : kWordAlign;
@@ -159,18 +143,19 @@ struct SplitDescriptor {
     device_ref<Word>(slots[t].tag)
         .store(protocol::encode_tag(s, epoch), store_order<P.publish_order>());
   }
-  // Monotone fallback publish on the tag. The aggregate word is written
-  // first (same value as the owner writes, so a lost CAS leaves it intact).
-  __device__ bool cas_aggregate(std::uint32_t t, Word& expected, const T& v,
-                                std::uint32_t epoch) const {
-    store_object<kValueOrder, kBoxAlign>(&slots[t].aggregate.v, v);
+  // Monotone fallback publish on the tag. The value word of status s is
+  // written first (the same value its owner writes, so a lost CAS leaves it
+  // intact).
+  __device__ bool cas_publish(std::uint32_t t, Word& expected, Status s, const T& v,
+                              std::uint32_t epoch) const {
+    store_object<kValueOrder, kBoxAlign>(&value_box(t, s)->v, v);
     fence<P.publish_fence>();
     return device_ref<Word>(slots[t].tag)
-        .compare_exchange_strong(expected, protocol::encode_tag(Status::Aggregate, epoch),
-                                 rmw_order<P.publish_order>(), load_order<P.lookback_order>());
+        .compare_exchange_strong(expected, protocol::encode_tag(s, epoch),
+                                 rmw_order<protocol::fallback_cas_order(P)>());
   }
-  __device__ static Word aggregate_word(const T&, std::uint32_t epoch) {
-    return protocol::encode_tag(Status::Aggregate, epoch);
+  __device__ static Word published_word(Status s, const T&, std::uint32_t epoch) {
+    return protocol::encode_tag(s, epoch);
   }
   template <protocol::Order O>
   __device__ void clear(std::uint32_t t) const {

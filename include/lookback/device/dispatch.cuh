@@ -140,8 +140,7 @@ cudaError_t scan_with_protocol(void* d_temp, std::size_t& temp_bytes, const T* i
                                            init,
                                            op,
                                            options.watchdog_rounds,
-                                           options.stall_ns,
-                                           options.stall_every};
+                                           options.perturb};
   if (vector) {
     e = launch<Vector>(params, stream);
   } else if constexpr (Cfg::scalar_path && Cfg::variant != Variant::WarpLookback) {

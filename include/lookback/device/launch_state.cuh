@@ -24,13 +24,13 @@
 
 namespace lookback::device {
 
-// Orders of the header's bookkeeping words. The spec states them in prose
-// (Reset::Epoch: "a done counter with acq_rel RMW"); they are not fields of
-// Protocol, so they are named here once.
-inline constexpr protocol::Order kTicketOrder = protocol::Order::Relaxed;  // ticket RMW
-inline constexpr protocol::Order kEpochReadOrder = protocol::Order::Relaxed;
-inline constexpr protocol::Order kDoneOrder = protocol::Order::AcqRel;    // done-counter RMW
-inline constexpr protocol::Order kResetOrder = protocol::Order::Relaxed;  // last block's stores
+// Orders of the header's bookkeeping words: the spec's, which the model
+// checks (protocol::kTicketOrder and friends). The watchdog flag is not part
+// of the protocol (a test build's error report).
+using protocol::kDoneOrder;
+using protocol::kEpochReadOrder;
+using protocol::kResetOrder;
+using protocol::kTicketOrder;
 inline constexpr protocol::Order kErrorOrder = protocol::Order::Relaxed;  // watchdog flag
 
 template <protocol::Protocol P>

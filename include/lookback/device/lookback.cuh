@@ -34,18 +34,10 @@
 #include "lookback/device/descriptor.cuh"
 #include "lookback/device/launch_state.cuh"
 #include "lookback/device/partial.cuh"
+#include "lookback/device/perturb.cuh"
 #include "lookback/protocol/spec.hpp"
 
 namespace lookback::device {
-
-// The fence a validating in-place fallback places between reading a
-// predecessor's input and re-reading its descriptor: the reader's half of
-// protocol::output_fence(P). (The spec names only the owner's half; a reader
-// needs the matching fence for "output seen => descriptor published".)
-template <Protocol P>
-constexpr Fence validate_fence() {
-  return protocol::output_fence(P);
-}
 
 template <Protocol P, class T, class Op, bool kDeterministic, bool kInstrumented,
           int kSpinDelayNs = 0>
@@ -58,14 +50,16 @@ class WindowLookback {
   static constexpr unsigned kFull = 0xffffffffu;
 
   __device__ WindowLookback(const Desc& desc, Op op, std::uint32_t epoch, Header* header,
-                            std::uint32_t watchdog_limit, std::uint32_t tile, int lane)
+                            std::uint32_t watchdog_limit, std::uint32_t tile, int lane,
+                            const Perturbation& perturb)
       : desc_(desc),
         op_(op),
         epoch_(epoch),
         header_(header),
         wd_{header, watchdog_limit},
         tile_(tile),
-        lane_(lane) {}
+        lane_(lane),
+        perturb_(&perturb) {}
 
   // Called by all 32 lanes of the warp, for tile >= 1. On success every lane
   // gets exclusive = (combined value of tiles 0 .. tile-1) and it returns
@@ -163,6 +157,9 @@ class WindowLookback {
           me.known = false;
         }
         fence<P.lookback_fence>();
+        if constexpr (kInstrumented)
+          perturb_delay(*perturb_, tile_, PerturbPoint::InLookback,
+                        static_cast<std::uint32_t>(base) * 64u + static_cast<std::uint32_t>(spins));
       }
       const unsigned invalid =
           __ballot_sync(kFull, active && status(me.w) == protocol::Status::Invalid);
@@ -186,10 +183,12 @@ class WindowLookback {
   __device__ void fallback(std::int64_t jb, int blocker, View& me, Reducer& reduce) {
     const auto t = static_cast<std::uint32_t>(jb);
     const T aggregate = reduce(t);  // warp-collective
+    // Tile 0's reduction is its inclusive prefix (protocol::fallback_status).
+    const protocol::Status fs = protocol::fallback_status(jb);
     Word seen = __shfl_sync(kFull, me.w, blocker);
     bool publish = true;
     if constexpr (protocol::fallback_validates(P)) {
-      fence<validate_fence<P>()>();
+      fence<protocol::validation_fence(P)>();
       Word again{};
       if (lane_ == blocker) again = desc_.load(t);
       fence<P.lookback_fence>();
@@ -204,8 +203,8 @@ class WindowLookback {
         me.known = false;
       } else if constexpr (protocol::fallback_uses_cas(P)) {
         Word expected = seen;
-        if (desc_.cas_aggregate(t, expected, aggregate, epoch_)) {
-          me.w = Desc::aggregate_word(aggregate, epoch_);
+        if (desc_.cas_publish(t, expected, fs, aggregate, epoch_)) {
+          me.w = Desc::published_word(fs, aggregate, epoch_);
           me.known = true;
           me.v = aggregate;
           won = true;
@@ -214,8 +213,8 @@ class WindowLookback {
           me.known = false;
         }
       } else {
-        desc_.publish(t, protocol::Status::Aggregate, aggregate, epoch_);  // flawed: plain store
-        me.w = Desc::aggregate_word(aggregate, epoch_);
+        desc_.publish(t, fs, aggregate, epoch_);  // flawed: plain store
+        me.w = Desc::published_word(fs, aggregate, epoch_);
         me.known = true;
         me.v = aggregate;
         won = true;
@@ -282,6 +281,7 @@ class WindowLookback {
   Watchdog wd_;
   std::uint32_t tile_;
   int lane_;
+  const Perturbation* perturb_;  // instrumented kernels only
   unsigned long long windows_ = 0, spin_rounds_ = 0, fallbacks_ = 0, fallback_wins_ = 0;
 };
 

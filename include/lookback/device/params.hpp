@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "lookback/device/perturb.hpp"
 #include "lookback/device/temp_storage.hpp"
 
 namespace lookback::device {
@@ -17,9 +18,8 @@ struct KernelParams {
   void* descriptors;
   T init;  // exclusive scans: the value left of element 0
   Op op;
-  std::uint32_t watchdog;     // wait-loop bound, 0 = unbounded
-  std::uint32_t stall_ns;     // instrumented kernels: injected stall
-  std::uint32_t stall_every;  //   ... of every stall_every-th tile
+  std::uint32_t watchdog;  // wait-loop bound, 0 = unbounded
+  Perturbation perturb;    // instrumented kernels only
 };
 
 }  // namespace lookback::device

@@ -13,15 +13,9 @@
 #include "lookback/device/lookback.cuh"
 #include "lookback/device/params.hpp"
 #include "lookback/device/partial.cuh"
+#include "lookback/device/perturb.cuh"
 
 namespace lookback::device {
-
-// Instrumented kernels: the chosen tiles sleep before publishing.
-__device__ inline void injected_stall(std::uint32_t tile, std::uint32_t ns, std::uint32_t every) {
-  if (ns == 0 || every == 0 || tile % every != every - 1) return;
-  for (std::uint32_t slept = 0; slept < ns; slept += 1000)
-    __nanosleep(1000);
-}
 
 template <Protocol P, class Policy, class T, class Op, bool kExclusive, bool kDeterministic,
           bool kInstrumented>
@@ -32,19 +26,16 @@ struct TilePrefix {
   __device__ static void publish_aggregate(const KernelParams<T, Op>& p, const Desc& desc, Op op,
                                            std::uint32_t tile, std::uint32_t epoch,
                                            const T& aggregate, int lane) {
-    if constexpr (kInstrumented) injected_stall(tile, p.stall_ns, p.stall_every);
+    if constexpr (kInstrumented) {
+      perturb_stall(p.perturb, tile);
+      perturb_delay(p.perturb, tile, PerturbPoint::BeforeAggregate);
+    }
     if (lane != 0) return;
-    if (tile == 0) {
-      T inclusive = aggregate;
-      if constexpr (kExclusive) inclusive = op(p.init, aggregate);
-      constexpr protocol::Status s = P.flaw == protocol::Flaw::Tile0PublishesAggregate
-                                         ? protocol::Status::Aggregate
-                                         : protocol::Status::Prefix;
-      desc.publish(0, s, inclusive, epoch);
+    // Tile 0's aggregate is its inclusive prefix (protocol::first_publish_status).
+    const protocol::Status s = protocol::first_publish_status(P, tile);
+    if (tile == 0 && kExclusive) {
+      desc.publish(0, s, op(p.init, aggregate), epoch);
     } else {
-      constexpr protocol::Status s = P.flaw == protocol::Flaw::PrefixBeforeLookback
-                                         ? protocol::Status::Prefix
-                                         : protocol::Status::Aggregate;
       desc.publish(tile, s, aggregate, epoch);
     }
   }
@@ -69,10 +60,11 @@ struct TilePrefix {
       }
     }
     WindowLookback<P, T, Op, kDeterministic, kInstrumented, Policy::kSpinDelayNs> lookback(
-        desc, op, epoch, p.header, p.watchdog, tile, lane);
+        desc, op, epoch, p.header, p.watchdog, tile, lane, p.perturb);
     T prefix{};
     if (!lookback.run(reduce, prefix)) return false;
     exclusive = Partial<T>{prefix, true};
+    if constexpr (kInstrumented) perturb_delay(p.perturb, tile, PerturbPoint::BeforePrefix);
     if (lane == 0) desc.publish(tile, protocol::Status::Prefix, op(prefix, aggregate), epoch);
     return true;
   }

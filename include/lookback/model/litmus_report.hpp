@@ -2,6 +2,8 @@
 // for machines (one JSON object).
 #pragma once
 
+#include "lookback/json.hpp"
+
 #include <optional>
 #include <ostream>
 #include <string>
@@ -22,7 +24,7 @@ void print_result(std::ostream& os, const LitmusTest& test, const LitmusResult& 
 std::string result_json(const LitmusTest& test, const LitmusResult& r,
                         std::optional<bool> expected);
 
-std::string json_string(const std::string& s);
+using lookback::json_string;  // lookback/json.hpp
 
 inline const char* verdict_word(bool allowed) {
   return allowed ? "allowed" : "forbidden";

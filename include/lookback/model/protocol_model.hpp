@@ -20,6 +20,12 @@
 
 namespace lookback::model {
 
+// Most tiles per launch. The explorer's instances stay far below (the
+// command takes 1..16, and an execution past kMaxEvents events is refused);
+// 64 is for the sampler (sampler.hpp). With two launches the first has half
+// as many tiles, so publish ids (launch * 32 + tile) stay distinct.
+inline constexpr int kMaxTiles = 64;
+
 struct Instance {
   int tiles = 4;     // tiles (= blocks) of the last launch
   int window = 2;    // predecessors per look-back step

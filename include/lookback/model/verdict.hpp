@@ -54,12 +54,15 @@ struct CheckRun {
 inline constexpr int kDefaultTiles = 4;
 inline constexpr int kDefaultWindow = 2;
 inline constexpr int kDefaultReuseTiles = 3;  // per check with two launches
-// The in-place fallback has the largest state space (strong data accesses and
-// re-validation reads interleave with everything): at 4 tiles it takes about
-// three minutes, so --all checks it at 3 (a 4-tile run is one flag away).
-inline constexpr int kDefaultInPlaceFallbackTiles = 3;
+// The fallback has the largest state spaces: in place (strong data accesses
+// and re-validation reads interleave with everything) a 4-tile check takes
+// over a minute, and on the split layout (value words and a status CAS that
+// every waiter may race on) over ten; packed, not in place, it takes under a
+// second. --all checks the slow ones at 3 tiles (a 4-tile run is one flag
+// away: --tiles 4).
+inline constexpr int kDefaultFallbackTiles = 3;
 
-int default_tiles(const protocol::Protocol& p, int launches);
+int default_tiles(const protocol::Protocol& p, protocol::Layout layout, int launches);
 
 CheckRun check_variant(const protocol::NamedVariant& v, const Settings& s);
 

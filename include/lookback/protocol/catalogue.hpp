@@ -34,7 +34,6 @@ namespace detail {
 inline constexpr Protocol kWarpLookback{};
 inline constexpr Protocol kFallback = [] {
   Protocol p{};
-  p.layout = Layout::Packed;  // the monotone CAS publish needs one word
   p.fallback = true;
   p.spin_bound = 64;
   return p;

@@ -68,27 +68,27 @@ enum class Progress : std::uint8_t { Fair, Obe, Hsa, Lobe, Unfair };
 // The properties the model checker (and, where observable, the GPU stress
 // harness) decides. Mutants name the one they are built to violate.
 enum class Property : std::uint8_t {
-  None,               // production variant: violates nothing
-  CorrectPrefix,      // every used/published prefix is exactly [0,i-1] / [0,i]
-  NoTornDescriptor,   // a reader never pairs a status with another write's value
-  NoDataRace,         // no weak access races with a conflicting access
-  MonotoneStatus,     // a descriptor never moves down INVALID<AGGREGATE<PREFIX
-  Termination,        // no reachable hang under the claimed progress model
-  FallbackWaitFree,   // a block alone finishes in a bounded number of its steps
+  None,              // production variant: violates nothing
+  CorrectPrefix,     // every used/published prefix is exactly [0,i-1] / [0,i]
+  NoTornDescriptor,  // a reader never pairs a status with another write's value
+  NoDataRace,        // no weak access races with a conflicting access
+  MonotoneStatus,    // a descriptor never moves down INVALID<AGGREGATE<PREFIX
+  Termination,       // no reachable hang under the claimed progress model
+  FallbackWaitFree,  // a block alone finishes in a bounded number of its steps
 };
 
 // One deliberate protocol flaw. Flaws that are just a different memory order
 // or option are expressed by changing that field instead.
 enum class Flaw : std::uint8_t {
   None,
-  StopAtAggregate,        // look-back stops at an AGGREGATE as if it were a PREFIX
-  PrefixBeforeLookback,   // PREFIX published before the look-back finished
+  StopAtAggregate,          // look-back stops at an AGGREGATE as if it were a PREFIX
+  PrefixBeforeLookback,     // PREFIX published before the look-back finished
   Tile0PublishesAggregate,  // tile 0 publishes AGGREGATE instead of PREFIX
-  SplitValueOverwritten,  // split layout with one value word, rewritten AGGREGATE->PREFIX
-  FallbackPlainStore,     // fallback publishes with a plain store (may overwrite PREFIX)
-  FallbackNoValidation,   // in-place fallback trusts an input tile it read
-                          // without re-checking the descriptor afterwards
-  EpochWrapNotCleared,    // epoch wraps without clearing stale descriptors
+  SplitValueOverwritten,    // split layout with one value word, rewritten AGGREGATE->PREFIX
+  FallbackPlainStore,       // fallback publishes with a plain store (may overwrite PREFIX)
+  FallbackNoValidation,     // in-place fallback trusts an input tile it read
+                            // without re-checking the descriptor afterwards
+  EpochWrapNotCleared,      // epoch wraps without clearing stale descriptors
 };
 
 // ---------------------------------------------------------------------------
@@ -178,6 +178,37 @@ LOOKBACK_HD constexpr bool bounded_wait(const Protocol& p) {
 LOOKBACK_HD constexpr int split_value_words(const Protocol& p) {
   return p.flaw == Flaw::SplitValueOverwritten ? 1 : 2;
 }
+// Order of the split layout's value words. A fallback writes a predecessor's
+// aggregate word while its owner may write the same word (the same value);
+// weak accesses would race, so a fallback variant accesses them at least
+// relaxed (value types of at most 8 bytes: one atomic word).
+LOOKBACK_HD constexpr Order split_value_order(const Protocol& p) {
+  return (p.fallback && p.value_order == Order::Weak) ? Order::Relaxed : p.value_order;
+}
+
+// Order of the fallback's CAS. It publishes (release, like any publish) and,
+// when it fails, adopts the descriptor it found, whose value words it then
+// reads (acquire, like any look-back read).
+LOOKBACK_HD constexpr Order fallback_cas_order(const Protocol& p) {
+  const bool rel = p.publish_order == Order::Release || p.publish_order == Order::AcqRel;
+  const bool acq = p.lookback_order == Order::Acquire || p.lookback_order == Order::AcqRel;
+  return rel && acq ? Order::AcqRel : rel ? Order::Release : acq ? Order::Acquire : Order::Relaxed;
+}
+
+// Orders of the launch bookkeeping, the same for every variant.
+// The tile-id ticket needs no ordering: descriptors carry all communication.
+inline constexpr Order kTicketOrder = Order::Relaxed;
+// The launch epoch is written by the previous launch, ordered by the kernel
+// boundary.
+inline constexpr Order kEpochReadOrder = Order::Relaxed;
+// The finished-blocks counter: acq_rel so the last block's resets come after
+// every block's reads of the ticket and epoch (no block of this launch can
+// see the next epoch).
+inline constexpr Order kDoneOrder = Order::AcqRel;
+// The last block's resets (ticket, counter, epoch, cleared descriptors),
+// ordered before the next launch by the kernel boundary.
+inline constexpr Order kResetOrder = Order::Relaxed;
+
 // Does a read with order `o` (and an optional trailing fence) acquire?
 LOOKBACK_HD constexpr bool acquires(Order o, Fence f) {
   return o == Order::Acquire || o == Order::AcqRel || f != Fence::None;
@@ -209,16 +240,14 @@ LOOKBACK_HD constexpr std::uint32_t tag_epoch(std::uint32_t tag) {
   return (tag >> kStatusBits) & kEpochMask;
 }
 // A tag read in launch epoch `epoch` counts only if it was written in it.
-LOOKBACK_HD constexpr Status effective_status(std::uint32_t tag, std::uint32_t epoch,
-                                              Reset reset) {
+LOOKBACK_HD constexpr Status effective_status(std::uint32_t tag, std::uint32_t epoch, Reset reset) {
   if (reset == Reset::Epoch && tag_epoch(tag) != (epoch & kEpochMask)) return Status::Invalid;
   return tag_status(tag);
 }
 // The epoch after `epoch`, modulo the variant's epoch width. A result of 0
 // means the epoch wrapped and stale descriptors must be cleared.
 LOOKBACK_HD constexpr std::uint32_t next_epoch(std::uint32_t epoch, int epoch_bits) {
-  const std::uint32_t mask =
-      epoch_bits >= 32 ? 0xffffffffu : ((1u << epoch_bits) - 1u);
+  const std::uint32_t mask = epoch_bits >= 32 ? 0xffffffffu : ((1u << epoch_bits) - 1u);
   return (epoch + 1u) & mask;
 }
 
@@ -237,35 +266,49 @@ LOOKBACK_HD constexpr std::uint32_t packed64_value(std::uint64_t w) {
 // Names, shared by the model's output, the stress report and the tests.
 LOOKBACK_HD constexpr const char* to_string(Status s) {
   switch (s) {
-    case Status::Invalid: return "INVALID";
-    case Status::Aggregate: return "AGGREGATE";
-    case Status::Prefix: return "PREFIX";
+    case Status::Invalid:
+      return "INVALID";
+    case Status::Aggregate:
+      return "AGGREGATE";
+    case Status::Prefix:
+      return "PREFIX";
   }
   return "?";
 }
 LOOKBACK_HD constexpr const char* to_string(Order o) {
   switch (o) {
-    case Order::Weak: return "weak";
-    case Order::Relaxed: return "relaxed";
-    case Order::Acquire: return "acquire";
-    case Order::Release: return "release";
-    case Order::AcqRel: return "acq_rel";
+    case Order::Weak:
+      return "weak";
+    case Order::Relaxed:
+      return "relaxed";
+    case Order::Acquire:
+      return "acquire";
+    case Order::Release:
+      return "release";
+    case Order::AcqRel:
+      return "acq_rel";
   }
   return "?";
 }
 LOOKBACK_HD constexpr const char* to_string(Fence f) {
   switch (f) {
-    case Fence::None: return "none";
-    case Fence::AcqRel: return "fence.acq_rel";
-    case Fence::Sc: return "fence.sc";
+    case Fence::None:
+      return "none";
+    case Fence::AcqRel:
+      return "fence.acq_rel";
+    case Fence::Sc:
+      return "fence.sc";
   }
   return "?";
 }
 LOOKBACK_HD constexpr const char* to_string(Layout l) {
   switch (l) {
-    case Layout::BySize: return "by-size";
-    case Layout::Packed: return "packed";
-    case Layout::Split: return "split";
+    case Layout::BySize:
+      return "by-size";
+    case Layout::Packed:
+      return "packed";
+    case Layout::Split:
+      return "split";
   }
   return "?";
 }
@@ -274,44 +317,67 @@ LOOKBACK_HD constexpr const char* to_string(TileIdSource t) {
 }
 LOOKBACK_HD constexpr const char* to_string(Reset r) {
   switch (r) {
-    case Reset::None: return "none";
-    case Reset::HostMemset: return "host-memset";
-    case Reset::Epoch: return "epoch";
+    case Reset::None:
+      return "none";
+    case Reset::HostMemset:
+      return "host-memset";
+    case Reset::Epoch:
+      return "epoch";
   }
   return "?";
 }
 LOOKBACK_HD constexpr const char* to_string(Progress p) {
   switch (p) {
-    case Progress::Fair: return "fair";
-    case Progress::Obe: return "obe";
-    case Progress::Hsa: return "hsa";
-    case Progress::Lobe: return "lobe";
-    case Progress::Unfair: return "unfair";
+    case Progress::Fair:
+      return "fair";
+    case Progress::Obe:
+      return "obe";
+    case Progress::Hsa:
+      return "hsa";
+    case Progress::Lobe:
+      return "lobe";
+    case Progress::Unfair:
+      return "unfair";
   }
   return "?";
 }
 LOOKBACK_HD constexpr const char* to_string(Property p) {
   switch (p) {
-    case Property::None: return "none";
-    case Property::CorrectPrefix: return "correct-prefix";
-    case Property::NoTornDescriptor: return "no-torn-descriptor";
-    case Property::NoDataRace: return "no-data-race";
-    case Property::MonotoneStatus: return "monotone-status";
-    case Property::Termination: return "termination";
-    case Property::FallbackWaitFree: return "fallback-wait-free";
+    case Property::None:
+      return "none";
+    case Property::CorrectPrefix:
+      return "correct-prefix";
+    case Property::NoTornDescriptor:
+      return "no-torn-descriptor";
+    case Property::NoDataRace:
+      return "no-data-race";
+    case Property::MonotoneStatus:
+      return "monotone-status";
+    case Property::Termination:
+      return "termination";
+    case Property::FallbackWaitFree:
+      return "fallback-wait-free";
   }
   return "?";
 }
 LOOKBACK_HD constexpr const char* to_string(Flaw f) {
   switch (f) {
-    case Flaw::None: return "none";
-    case Flaw::StopAtAggregate: return "stop-at-aggregate";
-    case Flaw::PrefixBeforeLookback: return "prefix-before-lookback";
-    case Flaw::Tile0PublishesAggregate: return "tile0-publishes-aggregate";
-    case Flaw::SplitValueOverwritten: return "split-value-overwritten";
-    case Flaw::FallbackPlainStore: return "fallback-plain-store";
-    case Flaw::FallbackNoValidation: return "fallback-no-validation";
-    case Flaw::EpochWrapNotCleared: return "epoch-wrap-not-cleared";
+    case Flaw::None:
+      return "none";
+    case Flaw::StopAtAggregate:
+      return "stop-at-aggregate";
+    case Flaw::PrefixBeforeLookback:
+      return "prefix-before-lookback";
+    case Flaw::Tile0PublishesAggregate:
+      return "tile0-publishes-aggregate";
+    case Flaw::SplitValueOverwritten:
+      return "split-value-overwritten";
+    case Flaw::FallbackPlainStore:
+      return "fallback-plain-store";
+    case Flaw::FallbackNoValidation:
+      return "fallback-no-validation";
+    case Flaw::EpochWrapNotCleared:
+      return "epoch-wrap-not-cleared";
   }
   return "?";
 }

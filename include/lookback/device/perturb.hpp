@@ -1,0 +1,60 @@
+// Schedule perturbations for instrumented kernels: how the stress harness
+// (and the stall tests) push a scan into the interleavings that hurt. Plain
+// data, shared by host and device; production kernels (not instrumented)
+// compile every hook away.
+//
+//   delays      at each protocol point a tile may sleep a random time,
+//               chosen by a hash of (seed, launch salt, tile, point)
+//   stall       every stall_every-th tile (t % stall_every == stall_every-1),
+//               or a random stall_chance of them, sleeps stall_ns before
+//               publishing its aggregate: the blocking simulation that forces
+//               look-back waits and fallbacks
+//   tile map    the tile id a block draws (ticket or blockIdx) is permuted
+//               inside consecutive windows of map_window tiles: reversed or
+//               shuffled. A window of at most the number of co-resident
+//               blocks keeps ticket-ordered variants deadlock-free (every
+//               tile's predecessors outside its window were drawn earlier);
+//               map_window = 0 permutes the whole grid, which only a
+//               wait-free (fallback) variant survives
+//   pre-stress  before taking a tile, every thread of a block stores to and
+//               loads from random lines of a scratch buffer
+#pragma once
+
+#include <cstdint>
+
+namespace lookback::device {
+
+enum class TileMap : std::uint8_t { Identity, Reversed, Shuffled };
+
+// Where a delay can be injected.
+enum class PerturbPoint : std::uint8_t {
+  BeforeAggregate,  // after the local reduction, before publishing AGGREGATE
+  InLookback,       // between two reads of a look-back window
+  BeforePrefix,     // after the look-back, before publishing PREFIX
+};
+inline constexpr int kPerturbPoints = 3;
+
+struct Perturbation {
+  std::uint32_t seed = 0;  // vary per launch: every hash takes it
+  // Random delays: at each point, with probability delay_chance / 65536, a
+  // sleep of up to delay_ns[point] nanoseconds.
+  std::uint32_t delay_ns[kPerturbPoints] = {0, 0, 0};
+  std::uint32_t delay_chance = 0;
+  // Blocking simulation (before publishing the aggregate).
+  std::uint32_t stall_ns = 0;
+  std::uint32_t stall_every = 0;   // deterministic: tiles t % every == every - 1
+  std::uint32_t stall_chance = 0;  // random: probability stall_chance / 65536
+  TileMap tile_map = TileMap::Identity;
+  std::uint32_t map_window = 0;  // 0: the whole grid
+  // Pre-stress of the scanning threads.
+  std::uint32_t* scratch = nullptr;
+  std::uint32_t scratch_words = 0;
+  std::uint32_t prestress_rounds = 0;
+
+  constexpr bool any() const {
+    return delay_chance != 0 || stall_ns != 0 || tile_map != TileMap::Identity ||
+           prestress_rounds != 0;
+  }
+};
+
+}  // namespace lookback::device

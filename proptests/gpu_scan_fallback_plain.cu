@@ -1,0 +1,12 @@
+// Kernels of the GPU properties: the fallback variant in deterministic mode and
+// with the small and delayed tile policies, plain operator (see
+// gpu_scan_runner.cuh).
+#include "gpu_scan_runner.cuh"
+
+namespace lookback::proptest {
+
+std::string run_fallback_plain(const ScanCase& c, Pool& pool) {
+  return run_plain_configs<VariantKind::Fallback>(c, pool);
+}
+
+}  // namespace lookback::proptest

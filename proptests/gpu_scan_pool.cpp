@@ -1,0 +1,161 @@
+// The process-wide device pool of the GPU properties and the dispatch of a
+// case to its variant's translation unit.
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "gpu_scan_runner.hpp"
+#include "lookback/device/temp_storage.hpp"
+
+namespace lookback::proptest {
+
+namespace {
+
+RunTotals g_totals;
+
+std::int64_t parse_max_items(const char* text) {
+  if (text == nullptr || *text == '\0') return std::int64_t{1} << 24;
+  const std::string s(text);
+  char* end = nullptr;
+  std::int64_t v = -1;
+  if (s.rfind("2^", 0) == 0) {
+    const long e = std::strtol(s.c_str() + 2, &end, 10);
+    if (*end == '\0' && e >= 0 && e <= 40) v = std::int64_t{1} << e;
+  } else {
+    const long long x = std::strtoll(s.c_str(), &end, 10);
+    if (*end == '\0' && x >= 0) v = x;
+  }
+  if (v < 0) {
+    std::fprintf(stderr, "LOOKBACK_PROP_MAX_N='%s' is not a number or 2^k; using 2^24\n", text);
+    return std::int64_t{1} << 24;
+  }
+  return v;
+}
+
+}  // namespace
+
+std::int64_t prop_max_items() {
+  static const std::int64_t n = parse_max_items(std::getenv("LOOKBACK_PROP_MAX_N"));
+  return n;
+}
+
+RunTotals run_totals() {
+  return g_totals;
+}
+void count_scan(std::int64_t n) {
+  ++g_totals.scans;
+  g_totals.items += n;
+}
+
+Pool* Pool::get(std::string* error) {
+  static Pool* pool = nullptr;
+  static std::string failure;
+  if (pool == nullptr && failure.empty()) {
+    auto* p = new Pool();  // lives until the process exits
+    if (const cudaError_t e = p->allocate(); e != cudaSuccess) {
+      failure = std::string("allocating the device pool for LOOKBACK_PROP_MAX_N = ") +
+                std::to_string(prop_max_items()) + ": " + cudaGetErrorName(e) + ": " +
+                cudaGetErrorString(e);
+      p->release();
+      delete p;
+    } else {
+      pool = p;
+    }
+  }
+  if (pool == nullptr && error != nullptr) *error = failure;
+  return pool;
+}
+
+cudaError_t Pool::allocate() {
+  max_items_ = prop_max_items();
+  const std::size_t region =
+      (static_cast<std::size_t>(max_items_) + 2 * kGuard + 8) * kMaxValueBytes + 256;
+  // Tiles hold at least 32 items (32 threads, 1 item each); 64 bytes bound a
+  // descriptor (the largest, 8-byte values split in 16-byte words, is 32).
+  temp_bytes_ = device::temp_storage_bytes(static_cast<std::uint64_t>(max_items_ / 32 + 2), 64);
+  auto device = [&](unsigned char** p) {
+    void* v = nullptr;
+    const cudaError_t e = cudaMalloc(&v, region);
+    *p = static_cast<unsigned char*>(v);
+    return e;
+  };
+  auto pinned = [&](unsigned char** p) {
+    void* v = nullptr;
+    const cudaError_t e = cudaMallocHost(&v, region);
+    *p = static_cast<unsigned char*>(v);
+    return e;
+  };
+  cudaError_t e = cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking);
+  if (e == cudaSuccess) e = device(&a_);
+  if (e == cudaSuccess) e = device(&b_);
+  if (e == cudaSuccess) e = cudaMalloc(&temp_, temp_bytes_);
+  if (e == cudaSuccess) e = pinned(&h_in_);
+  if (e == cudaSuccess) e = pinned(&h_a_);
+  if (e == cudaSuccess) e = pinned(&h_b_);
+  return e;
+}
+
+void Pool::release() {
+  if (stream_) cudaStreamDestroy(stream_);
+  if (a_) cudaFree(a_);
+  if (b_) cudaFree(b_);
+  if (temp_) cudaFree(temp_);
+  if (h_in_) cudaFreeHost(h_in_);
+  if (h_a_) cudaFreeHost(h_a_);
+  if (h_b_) cudaFreeHost(h_b_);
+  stream_ = nullptr;
+  a_ = b_ = h_in_ = h_a_ = h_b_ = nullptr;
+  temp_ = nullptr;
+  cudaGetLastError();
+}
+
+std::string Pool::recover_after_failure() {
+  ++plan_generation_;
+  const cudaError_t e = cudaDeviceSynchronize();
+  cudaGetLastError();
+  if (e == cudaSuccess) return {};
+  // A sticky error: the context is gone, and every later call would fail
+  // with it. Reset the device and start over (the plans notice through
+  // context_generation and are made again).
+  std::string note = std::string("CUDA context broken by ") + cudaGetErrorName(e) +
+                     "; device reset and pool reallocated";
+  stream_ = nullptr;
+  a_ = b_ = h_in_ = h_a_ = h_b_ = nullptr;
+  temp_ = nullptr;
+  cudaDeviceReset();
+  ++context_generation_;
+  if (const cudaError_t a = allocate(); a != cudaSuccess)
+    note += std::string(" (reallocation failed: ") + cudaGetErrorName(a) + ")";
+  return note;
+}
+
+std::string run_case(const ScanCase& c) {
+  ++g_totals.cases;
+  if (!compiled(c)) return "not a compiled combination: " + to_string(c);
+  std::string error;
+  Pool* pool = Pool::get(&error);
+  if (pool == nullptr) return error;
+  const bool plain = c.deterministic || c.tuning != Tuning::Default;
+  std::string result;
+  switch (c.variant) {
+    case VariantKind::Coarsened:
+      result = plain ? run_coarsened_plain(c, *pool) : run_coarsened_ops(c, *pool);
+      break;
+    case VariantKind::WarpLookback:
+      result = plain ? run_warp_plain(c, *pool) : run_warp_ops(c, *pool);
+      break;
+    case VariantKind::Fallback:
+      result = plain ? run_fallback_plain(c, *pool) : run_fallback_ops(c, *pool);
+      break;
+  }
+  if (!result.empty()) {
+    const std::string note = pool->recover_after_failure();
+    if (!note.empty()) result += " [" + note + "]";
+  }
+  return result;
+}
+
+}  // namespace lookback::proptest

@@ -1,0 +1,108 @@
+#include "stress/knobs.hpp"
+
+#include <sstream>
+
+namespace lookback::stress {
+
+namespace {
+constexpr std::uint32_t kPercent = 65536 / 100;  // chance units per percent
+
+Knob none() {
+  return {"none", "no perturbation: the scans as a user runs them, back to back"};
+}
+Knob delays() {
+  Knob k{"delays", "random sleeps at every protocol point (25% of tiles per point)"};
+  k.perturb.delay_chance = 25 * kPercent;
+  k.perturb.delay_ns[0] = 4000;  // before AGGREGATE
+  k.perturb.delay_ns[1] = 500;   // per look-back window read
+  k.perturb.delay_ns[2] = 4000;  // before PREFIX
+  return k;
+}
+Knob reversed() {
+  Knob k{"tiles-reversed", "tile ids reversed inside every window of 32 drawn ids"};
+  k.perturb.tile_map = device::TileMap::Reversed;
+  k.perturb.map_window = 32;
+  return k;
+}
+Knob shuffled() {
+  Knob k{"tiles-shuffled", "tile ids shuffled (seeded affine permutation) inside windows of 32"};
+  k.perturb.tile_map = device::TileMap::Shuffled;
+  k.perturb.map_window = 32;
+  return k;
+}
+Knob blocking() {
+  Knob k{"blocking", "12.5% of tiles stall 30 us before publishing (the blocking simulation)"};
+  k.perturb.stall_ns = 30000;
+  k.perturb.stall_chance = 8192;
+  return k;
+}
+Knob hogs() {
+  Knob k{"occupancy-hogs", "1024-thread blocks on another stream occupy one slot per SM for 40 us"};
+  k.hog_blocks_per_sm = 1;
+  k.hog_ns = 40000;
+  return k;
+}
+Knob memory() {
+  Knob k{"memory-stress", "blocks on another stream hammer scratch lines (st/ld) during the scan"};
+  k.hog_blocks_per_sm = 1;
+  k.hog_ns = 40000;
+  k.memory_stress = true;
+  return k;
+}
+Knob descriptor_readers() {
+  Knob k{"descriptor-readers",
+         "blocks on another stream keep reading the scan's descriptors with L1-caching loads"};
+  k.hog_blocks_per_sm = 1;
+  k.hog_ns = 40000;
+  k.descriptor_readers = true;
+  return k;
+}
+Knob prestress() {
+  Knob k{"pre-stress", "every scanning thread does 64 random scratch st/ld before taking a tile"};
+  k.perturb.prestress_rounds = 64;
+  return k;
+}
+Knob concurrent() {
+  Knob k{"concurrent", "a second scan of the same variant runs at once on another stream"};
+  k.concurrent = true;
+  return k;
+}
+Knob chaos() {
+  Knob k{"chaos", "all of the above at once"};
+  k.perturb = delays().perturb;
+  k.perturb.tile_map = device::TileMap::Shuffled;
+  k.perturb.map_window = 32;
+  k.perturb.stall_ns = 30000;
+  k.perturb.stall_chance = 8192;
+  k.perturb.prestress_rounds = 64;
+  k.hog_blocks_per_sm = 1;
+  k.hog_ns = 40000;
+  k.memory_stress = true;
+  k.descriptor_readers = true;
+  k.concurrent = true;
+  return k;
+}
+}  // namespace
+
+std::vector<Knob> default_knobs() {
+  return {none(),      delays(),     reversed(), shuffled(),
+          blocking(),  hogs(),       memory(),   descriptor_readers(),
+          prestress(), concurrent(), chaos()};
+}
+
+std::string describe_parameters(const Knob& k) {
+  std::ostringstream os;
+  const auto& p = k.perturb;
+  const char* maps[] = {"identity", "reversed", "shuffled"};
+  os << "delay_chance=" << p.delay_chance << "/65536 delay_ns=" << p.delay_ns[0] << ","
+     << p.delay_ns[1] << "," << p.delay_ns[2] << " stall_ns=" << p.stall_ns
+     << " stall_chance=" << p.stall_chance << "/65536 stall_every=" << p.stall_every
+     << " tile_map=" << maps[static_cast<int>(p.tile_map)] << " map_window=" << p.map_window
+     << " prestress_rounds=" << p.prestress_rounds << " hog_blocks_per_sm=" << k.hog_blocks_per_sm
+     << " hog_ns=" << k.hog_ns << " memory_stress=" << (k.memory_stress ? 1 : 0)
+     << " descriptor_readers=" << (k.descriptor_readers ? 1 : 0)
+     << " concurrent=" << (k.concurrent ? 1 : 0) << " max_tiles=" << k.max_tiles;
+  return os.str();
+}
+
+}  // namespace lookback::stress

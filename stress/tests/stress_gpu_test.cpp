@@ -1,0 +1,65 @@
+// The harness on a GPU, briefly: correct variants stay clean under the
+// harshest knob, and mutants whose flaw shows on every schedule are killed.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "stress/entries.hpp"
+#include "stress/harness.hpp"
+#include "stress/knobs.hpp"
+
+namespace {
+
+using namespace lookback::stress;
+
+EntryRunner entry(const std::string& name) {
+  for (const auto& e : all_entries())
+    if (name == e.name) return e;
+  ADD_FAILURE() << "no entry " << name;
+  return {};
+}
+
+Knob knob(const std::string& name) {
+  for (const auto& k : default_knobs())
+    if (k.name == name) return k;
+  ADD_FAILURE() << "no knob " << name;
+  return {};
+}
+
+class StressGpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string why;
+    if (!gpu_available(&why)) GTEST_SKIP() << why;
+  }
+};
+
+TEST_F(StressGpu, CorrectVariantsSurviveEveryKnobBriefly) {
+  Harness h(HarnessConfig{});
+  for (const char* name :
+       {"warp-lookback", "coarsened", "fallback", "fallback-inplace", "fenced-lookback"}) {
+    for (const auto& k : default_knobs()) {
+      const CellResult r = h.run(entry(name), k, 0.3, 2000, false);
+      EXPECT_GT(r.launches, 0u) << name << " / " << k.name;
+      EXPECT_EQ(r.failures(), 0u) << name << " / " << k.name << ": " << r.first_failure;
+    }
+  }
+}
+
+TEST_F(StressGpu, MutantsThatFailOnEverySchedulePrettyMuchAreKilled) {
+  Harness h(HarnessConfig{});
+  for (const char* name :
+       {"stop-at-aggregate", "prefix-before-lookback", "tile0-aggregate", "no-reset"}) {
+    const CellResult r = h.run(entry(name), knob("none"), 10.0, 100000, true);
+    EXPECT_GT(r.failures(), 0u) << name << " survived " << r.launches << " launches";
+  }
+}
+
+TEST_F(StressGpu, ThroughputRunsAndIsPlausible) {
+  Harness h(HarnessConfig{});
+  const double gbps = h.throughput(entry("coarsened"), 1 << 22, 5);
+  EXPECT_GT(gbps, 10.0);
+  EXPECT_LT(gbps, 20000.0);
+}
+
+}  // namespace
