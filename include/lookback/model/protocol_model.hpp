@@ -35,7 +35,7 @@ struct Instance {
 };
 
 // Throws std::invalid_argument with a one-line reason for instances the
-// protocol cannot describe (e.g. the fallback with a split layout).
+// protocol cannot describe (e.g. more tiles than kMaxTiles, or a window past 32).
 System build_protocol_system(const protocol::Protocol& p, const Instance& inst);
 
 }  // namespace lookback::model
