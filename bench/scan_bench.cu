@@ -31,6 +31,7 @@
 #include "lookback/device_scan.cuh"
 #include "lookback/ops.hpp"
 #include "lookback/reference/scan.hpp"
+#include "lookback/splitmix.hpp"
 
 namespace {
 
@@ -44,12 +45,7 @@ namespace {
     }                                                                         \
   } while (0)
 
-__host__ __device__ inline std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
+using lookback::splitmix64;
 
 // Integers use all bits (sums wrap); floats are integers in [-4, 4], so every
 // association of their sums is exact and outputs can be compared bitwise.
@@ -57,7 +53,7 @@ template <class T>
 __global__ void fill(T* p, std::int64_t n, std::uint64_t seed) {
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
-    const std::uint64_t r = mix(seed + static_cast<std::uint64_t>(i));
+    const std::uint64_t r = splitmix64(seed + static_cast<std::uint64_t>(i));
     if constexpr (std::is_floating_point_v<T>) {
       p[i] = static_cast<T>(static_cast<int>(r % 9) - 4);
     } else {

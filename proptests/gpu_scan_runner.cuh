@@ -41,6 +41,7 @@
 #include "lookback/device_scan.cuh"
 #include "lookback/ops.hpp"
 #include "lookback/reference/scan.hpp"
+#include "lookback/splitmix.hpp"
 
 namespace lookback::proptest {
 
@@ -63,12 +64,7 @@ static_assert(std::is_same_v<lookback::Coarsened::policy, CoarsenedPolicy>);
 static_assert(std::is_same_v<lookback::Fallback::policy, CoarsenedPolicy>);
 static_assert(std::is_same_v<lookback::WarpLookback::policy, WarpLookbackPolicy>);
 
-inline std::uint64_t splitmix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
+using lookback::splitmix64;
 
 template <class T>
 constexpr bool kIsAffine = std::is_same_v<T, lookback::Affine>;
@@ -76,7 +72,7 @@ constexpr bool kIsAffine = std::is_same_v<T, lookback::Affine>;
 // Input element i of a case (never zero; see Values).
 template <class T, class Op>
 T make_value(Values v, std::uint64_t seed, std::int64_t i, std::int64_t n) {
-  const std::uint64_t r = splitmix(splitmix(seed) ^ static_cast<std::uint64_t>(i));
+  const std::uint64_t r = splitmix64(splitmix64(seed) ^ static_cast<std::uint64_t>(i));
   if constexpr (kIsAffine<T>) {
     if (v == Values::Ones) return T{1u, 1u};
     if (v == Values::Small)

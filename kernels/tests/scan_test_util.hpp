@@ -27,6 +27,7 @@
 #include "lookback/device_scan.cuh"
 #include "lookback/ops.hpp"
 #include "lookback/reference/scan.hpp"
+#include "lookback/splitmix.hpp"
 
 namespace lookback::testing {
 
@@ -75,13 +76,7 @@ inline const char* name(Placement p) {
   return "?";
 }
 
-// splitmix64: fast, seedable, identical everywhere.
-inline std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
+using lookback::splitmix64;
 
 // Inputs. Signed integers stay small enough that no prefix overflows;
 // unsigned ones use all bits (wrapping is defined); floats are integers in
@@ -91,7 +86,7 @@ std::vector<T> make_input(std::int64_t n, std::uint64_t seed) {
   std::vector<T> v(static_cast<std::size_t>(n));
   std::int64_t running = 0;
   for (std::int64_t i = 0; i < n; ++i) {
-    const std::uint64_t r = mix(seed * 0x100000001b3ull + static_cast<std::uint64_t>(i));
+    const std::uint64_t r = splitmix64(seed * 0x100000001b3ull + static_cast<std::uint64_t>(i));
     if constexpr (std::is_same_v<T, Affine>) {
       v[i] = Affine{static_cast<std::uint32_t>(r) | 1u, static_cast<std::uint32_t>(r >> 32)};
     } else if constexpr (std::is_floating_point_v<T>) {
@@ -114,7 +109,7 @@ template <class T>
 std::vector<T> make_real_input(std::int64_t n, std::uint64_t seed) {
   std::vector<T> v(static_cast<std::size_t>(n));
   for (std::int64_t i = 0; i < n; ++i) {
-    const std::uint64_t r = mix(seed * 0x100000001b3ull + static_cast<std::uint64_t>(i));
+    const std::uint64_t r = splitmix64(seed * 0x100000001b3ull + static_cast<std::uint64_t>(i));
     v[i] = static_cast<T>(static_cast<double>(r >> 11) * 0x1.0p-52 - 1.0);
   }
   return v;

@@ -46,6 +46,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "lookback/splitmix.hpp"
+
 #include "stress/litmus_probe.hpp"
 
 namespace lookback::stress {
@@ -68,12 +70,7 @@ constexpr int kMaxTestingBlocks = 1 << 16;
                                cudaGetErrorString(litmus_err));               \
   } while (0)
 
-__host__ __device__ inline std::uint64_t mix64(std::uint64_t z) {
-  z += 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
+using lookback::splitmix64;
 
 struct LaunchParams {
   unsigned* locs;     // 2n lines of kLineWords words, zeroed before each launch
@@ -155,7 +152,7 @@ __device__ void run_t1(const LaunchParams& p, unsigned i) {
 __device__ void stress_block(const LaunchParams& p) {
   const unsigned warp = (blockIdx.x - p.testing_blocks) * (kBlockThreads / 32) + threadIdx.x / 32;
   const unsigned line =
-      static_cast<unsigned>(mix64(p.hash_seed ^ (0x5157ull << 32) ^ warp) % kStressLines);
+      static_cast<unsigned>(splitmix64(p.hash_seed ^ (0x5157ull << 32) ^ warp) % kStressLines);
   Ref a(p.scratch[line * kLineWords + threadIdx.x % 32]);
   unsigned acc = 0;
   for (unsigned it = 0; it < kStressIterations; ++it) {
@@ -192,7 +189,7 @@ __global__ void __launch_bounds__(kBlockThreads) litmus_kernel(LaunchParams p) {
   const unsigned partner_block = (blockIdx.x + p.block_shift) % p.testing_blocks;
   const unsigned j =
       partner_block * kBlockThreads + ((p.lane_mul * lane + p.lane_add) % kBlockThreads);
-  const std::uint64_t h = mix64(p.hash_seed ^ (t / 32));
+  const std::uint64_t h = splitmix64(p.hash_seed ^ (t / 32));
   const bool t1_first = (h & 1) != 0;
   spin_cycles(static_cast<unsigned>((h >> 8) % kMaxDelayCycles));
   if (t1_first) {
@@ -355,9 +352,9 @@ LitmusProbeResult run_litmus_probe(LitmusShape shape, const LitmusProbeConfig& c
 
   const unsigned long long loc_count = 2ull * n;
   for (int launch = 0;; ++launch) {
-    std::uint64_t r = mix64((static_cast<std::uint64_t>(config.seed) << 32) ^
-                            static_cast<std::uint64_t>(shape) << 24 ^ launch);
-    auto next = [&r] { return r = mix64(r); };
+    std::uint64_t r = splitmix64((static_cast<std::uint64_t>(config.seed) << 32) ^
+                                 static_cast<std::uint64_t>(shape) << 24 ^ launch);
+    auto next = [&r] { return r = splitmix64(r); };
 
     LaunchParams p{};
     p.locs = locs.get();
