@@ -1,5 +1,8 @@
 #include "lookback/model/consistency.hpp"
 
+#include <stdexcept>
+#include <string>
+
 namespace lookback::model {
 
 const char* to_string(MemoryModel m) {
@@ -37,6 +40,11 @@ bool Derived::strong(int a, int b) const {
 Derived::Derived(const ExecutionGraph& g, MemoryModel m)
     : g_(g), m_(m), n_(g.size()), po_(n_), po_loc_(n_), rf_(n_), co_(n_), fr_(n_), order_(n_),
       ptx_cause_base_(0) {
+  // Relations hold kMaxEvents-bit rows; a larger graph (the sampler's) would
+  // overflow them.
+  if (n_ > kMaxEvents)
+    throw std::invalid_argument("the from-scratch axioms take at most " +
+                                std::to_string(kMaxEvents) + " events, not " + std::to_string(n_));
   const auto& ev = g.events();
   for (int t = 0; t < g.threads(); ++t) {
     const auto& ids = g.thread_events(t);

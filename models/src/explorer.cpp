@@ -2,6 +2,8 @@
 
 #include "lookback/model/incremental_ptx.hpp"
 
+#include "execution_step.hpp"
+
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
@@ -12,11 +14,7 @@ namespace lookback::model {
 
 namespace {
 
-struct ThreadState {
-  bool finished = false;
-  bool failed = false;
-  std::optional<Op> next;
-};
+using detail::ThreadState;
 
 struct Node {
   ExecutionGraph g;
@@ -60,105 +58,29 @@ class Search {
   // Re-runs thread t's program over its events: finds its next operation,
   // or that it finished, or a property it found violated.
   std::optional<PropertyViolation> advance(Node& n, int t) {
-    Ctx ctx(n.g, t);
-    try {
-      sys_.programs[t](ctx);
-      if (ctx.suspended()) {
-        n.ts[t].next = std::move(ctx.next());
-      } else {
-        n.ts[t].finished = true;
-        n.ts[t].next.reset();
-      }
-    } catch (Ctx::Suspend&) {
-      n.ts[t].next = std::move(ctx.next());
-    } catch (PropertyViolation& v) {
-      n.ts[t].failed = true;
-      n.ts[t].next.reset();
-      return v;
-    }
-    return std::nullopt;
+    return detail::advance(sys_, n.g, t, n.ts[t]);
   }
 
-  bool started(const Node& n, int t) const { return !n.g.thread_events(t).empty(); }
-  bool done(const Node& n, int t) const { return n.ts[t].finished || n.ts[t].failed; }
-
-  int current_phase(const Node& n) const {
-    int phase = -1;
-    for (int t = 0; t < n.g.threads(); ++t)
-      if (!done(n, t) && (phase < 0 || n.g.thread(t).phase < phase)) phase = n.g.thread(t).phase;
-    return phase;
-  }
-
-  bool may_start(const Node& n, int t) const {
-    if (started(n, t) || sys_.resident <= 0) return true;
-    int busy = 0;
-    for (int u = 0; u < n.g.threads(); ++u)
-      if (n.g.thread(u).phase == n.g.thread(t).phase && started(n, u) && !done(n, u)) ++busy;
-    return busy < sys_.resident;
-  }
+  bool started(const Node& n, int t) const { return detail::started(n.g, t); }
+  bool done(const Node& n, int t) const { return detail::done(n.ts[t]); }
+  int current_phase(const Node& n) const { return detail::current_phase(n.g, n.ts); }
+  bool may_start(const Node& n, int t) const { return detail::may_start(sys_, n.g, n.ts, t); }
 
   // Every way for thread t to perform its next operation (consistency is
   // checked by the caller, after the cheaper already-visited test).
   std::vector<Node> successors(const Node& n, int t) const {
     std::vector<Node> out;
-    const Op& op = *n.ts[t].next;
-    const bool sc = opt_.model == MemoryModel::Sc;
-    auto make = [&](EventKind kind, int rf, const Value& wval, int co_pos) {
+    for (const detail::Candidate& c : detail::candidates(n.g, t, *n.ts[t].next, opt_.model)) {
       Node child = n;
-      Event e;
-      e.kind = kind;
-      e.order = op.order;
-      e.fence = op.fence;
-      e.scope = op.scope;
-      e.loc = op.loc;
-      e.thread = static_cast<std::uint8_t>(t);
-      e.step = op.step;
-      e.tile = op.tile;
-      e.await = static_cast<bool>(op.exits);
-      if (kind == EventKind::Read || kind == EventKind::Rmw) {
-        e.rf = rf;
-        e.rval = n.g.value_of(rf, op.loc);
-      }
-      if (kind == EventKind::Write || kind == EventKind::Rmw) e.wval = wval;
-      child.g.add(e, co_pos);
+      child.g.add(c.event, c.co_pos);
       if (opt_.model == MemoryModel::Ptx && child.ptx.append(child.g) != nullptr) {
         if (opt_.cross_check && Derived(child.g, MemoryModel::Ptx).check(false).consistent)
           throw std::logic_error("incremental PTX rejected a graph Derived accepts");
-        return;
+        continue;
       }
       child.ts[t].next.reset();
       child.schedule.push_back(t);
       out.push_back(std::move(child));
-    };
-    if (op.kind == EventKind::Fence) {
-      make(EventKind::Fence, kInit, {}, -1);
-      return out;
-    }
-    const auto& order = n.g.co(op.loc);
-    const int len = static_cast<int>(order.size());
-    if (op.kind == EventKind::Write) {
-      for (int pos = sc ? len : 0; pos <= len; ++pos) make(EventKind::Write, kInit, op.wval, pos);
-      return out;
-    }
-    // Reads and RMWs: choose the write read from (SC: only the latest).
-    std::vector<int> sources{kInit};
-    sources.insert(sources.end(), order.begin(), order.end());
-    if (sc) sources.erase(sources.begin(), sources.end() - 1);
-    for (int src : sources) {
-      const Value& seen = n.g.value_of(src, op.loc);
-      const int after = src == kInit ? 0 : n.g.co_position(src) + 1;
-      if (op.rmw == Op::Rmw::FetchAdd) {
-        Value w = seen;
-        w.num += op.add;
-        make(EventKind::Rmw, src, w, after);
-      } else if (op.rmw == Op::Rmw::Cas) {
-        if (seen == op.expected)
-          make(EventKind::Rmw, src, op.wval, after);
-        else
-          make(EventKind::Read, src, {}, -1);
-      } else if (!op.exits || op.exits(seen)) {
-        make(EventKind::Read, src, {}, -1);
-      }
     }
     return out;
   }
@@ -172,44 +94,13 @@ class Search {
 
   // Safety checks on the event just added by thread t (its id is the last).
   bool check_new_event(Node& child, int t, const std::optional<std::pair<int, int>>& race) {
-    const int id = child.g.size() - 1;
-    const Event& e = child.g.event(id);
-    {
-      if (race) {
-        const Event& a = child.g.event(race->first);
-        const Event& b = child.g.event(race->second);
-        std::ostringstream os;
-        os << "data race on " << sys_.loc_names[e.loc] << ": " << child.g.thread(a.thread).name
-           << " #" << a.index << " and " << child.g.thread(b.thread).name << " #" << b.index
-           << " are unordered and not both strong";
-        record(Property::NoDataRace, os.str(), child, t);
-        return false;
-      }
+    if (race) {
+      record(Property::NoDataRace, detail::race_message(sys_, child.g, *race), child, t);
+      return false;
     }
-    if (e.is_write() && sys_.descriptor[e.loc]) {
-      const auto& order = child.g.co(e.loc);
-      const int pos = child.g.co_position(id);
-      auto same_launch = [&](int a, int b) {
-        const Event& x = child.g.event(a);
-        const Event& y = child.g.event(b);
-        return child.g.thread(x.thread).phase == child.g.thread(y.thread).phase &&
-               x.wval.epoch == y.wval.epoch;
-      };
-      auto down = [&](int a, int b) {
-        return same_launch(a, b) && child.g.event(a).wval.status > child.g.event(b).wval.status;
-      };
-      const int before = pos > 0 ? order[pos - 1] : -1;
-      const int after = pos + 1 < static_cast<int>(order.size()) ? order[pos + 1] : -1;
-      if ((before >= 0 && down(before, id)) || (after >= 0 && down(id, after))) {
-        const int hi = (before >= 0 && down(before, id)) ? before : id;
-        const int lo = hi == id ? after : id;
-        std::ostringstream os;
-        os << sys_.loc_names[e.loc] << " moved down from "
-           << protocol::to_string(child.g.event(hi).wval.status) << " to "
-           << protocol::to_string(child.g.event(lo).wval.status);
-        record(Property::MonotoneStatus, os.str(), child, t);
-        return false;
-      }
+    if (auto down = detail::monotone_violation(sys_, child.g)) {
+      record(Property::MonotoneStatus, *down, child, t);
+      return false;
     }
     if (auto v = advance(child, t)) {
       record(v->property, v->message, child, t);
@@ -321,15 +212,7 @@ class Search {
       throw std::logic_error("incremental PTX and Derived disagree on a race");
   }
 
-  // An operation that commutes with every other thread's: a fence.acq_rel
-  // (no choice to make, no order it joins) or an access to a location only
-  // one thread touches or nobody writes. Running such operations first, and
-  // alone, prunes interleavings without losing any graph, violation or hang
-  // (a local step never unblocks another thread).
-  bool is_local(const Op& op) const {
-    if (op.kind == EventKind::Fence) return op.fence == Fence::AcqRel;
-    return op.commutes || (!sys_.local.empty() && sys_.local[op.loc]);
-  }
+  bool is_local(const Op& op) const { return detail::is_local(sys_, op); }
 
   // Canonical renaming of interchangeable threads: within a symmetry class,
   // order threads by what they did (their events without reads-from names),

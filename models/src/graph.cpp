@@ -15,10 +15,14 @@ ExecutionGraph::ExecutionGraph(std::vector<ThreadInfo> threads, int locations,
   init_ = std::make_shared<const std::vector<Value>>(std::move(init));
 }
 
+int ExecutionGraph::max_events() const {
+  return max_events_ > 0 ? max_events_ : kMaxEvents;
+}
+
 int ExecutionGraph::add(Event e, int co_pos) {
-  if (size() >= kMaxEvents)
+  if (size() >= max_events())
     throw std::invalid_argument("instance too large: an execution exceeds " +
-                                std::to_string(kMaxEvents) + " events (use fewer tiles)");
+                                std::to_string(max_events()) + " events (use fewer tiles)");
   const int id = size();
   auto& mine = by_thread_[e.thread];
   e.index = static_cast<std::uint16_t>(mine.size());
@@ -31,6 +35,18 @@ int ExecutionGraph::add(Event e, int co_pos) {
   if (e.is_fence() && e.fence == Fence::Sc) sc_.push_back(id);
   events_.push_back(e);
   return id;
+}
+
+void ExecutionGraph::remove_last() {
+  const Event& e = events_.back();
+  const int id = size() - 1;
+  by_thread_[e.thread].pop_back();
+  if (e.is_write()) {
+    auto& order = co_[e.loc];
+    order.erase(std::find(order.begin(), order.end(), id));
+  }
+  if (e.is_fence() && e.fence == Fence::Sc) sc_.pop_back();
+  events_.pop_back();
 }
 
 int ExecutionGraph::co_position(int id) const {

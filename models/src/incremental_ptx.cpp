@@ -20,7 +20,8 @@ bool morally_strong(const ExecutionGraph& g, int a, int b) {
   return covers(x, y) && covers(y, x);
 }
 
-const char* IncrementalPtx::append(const ExecutionGraph& g) {
+template <int MaxEvents>
+const char* BasicIncrementalPtx<MaxEvents>::append(const ExecutionGraph& g) {
   const int e = g.size() - 1;
   s_.resize(static_cast<std::size_t>(e) + 1);
   const Event& x = g.event(e);
@@ -65,13 +66,18 @@ const char* IncrementalPtx::append(const ExecutionGraph& g) {
   if (x.is_fence() && x.fence == Fence::Sc)
     for (int f : g.sc_order())
       if (f != e && morally_strong(g, f, e)) base.set(f);
+  // Launches: every event of an earlier launch precedes e. So does all that
+  // precedes those (only events of earlier launches), so they join
+  // cause_base as one set, not one base edge each.
   const int phase = g.thread(x.thread).phase;
+  Bits earlier;
   if (phase > 0)
     for (int a = 0; a < e; ++a)
-      if (g.thread(g.event(a).thread).phase < phase) base.set(a);
+      if (g.thread(g.event(a).thread).phase < phase) earlier.set(a);
 
   // cause_base = (po*; base; po*)+, predecessors of e.
   if (older > 0) S.cbase = s_[mine[older - 1]].cbase;
+  S.cbase |= earlier;
   base.for_each([&](int b) {
     S.cbase.set(b);
     S.cbase |= s_[b].cbase;
@@ -89,7 +95,20 @@ const char* IncrementalPtx::append(const ExecutionGraph& g) {
       const Event& y = g.event(mine[k]);
       if (y.is_mem() && y.loc == x.loc) via.set(mine[k]);
     }
-  via.for_each([&](int z) { S.cause |= s_[z].obs; });
+  // A read z observes its source w (if strong) and what w observes, so the
+  // union over `via` is that over the distinct sources: one set union per
+  // source rather than per read. What an event of an earlier launch
+  // observes is in `earlier` already.
+  Bits sources;
+  via.for_each([&](int z) {
+    const Event& y = g.event(z);
+    if (y.is_read() && y.rf != kInit && !earlier.test(z) && morally_strong(g, y.rf, z))
+      sources.set(y.rf);
+  });
+  sources.for_each([&](int w) {
+    S.cause.set(w);
+    if (g.event(w).is_read()) S.cause |= s_[w].obs;
+  });
 
   if (!x.is_mem()) return nullptr;
   const auto& co = g.co(x.loc);
@@ -152,14 +171,18 @@ const char* IncrementalPtx::append(const ExecutionGraph& g) {
     }
   }
   bool cycle = false;
-  out.for_each([&](int o) { cycle |= in.test(o) || (s_[o].reach & in).any(); });
+  out.for_each([&](int o) { cycle |= in.test(o) || s_[o].reach.intersects(in); });
   if (cycle) return "sc-per-location";
   out.for_each([&](int o) {
     S.reach.set(o);
     S.reach |= s_[o].reach;
   });
+  // Older events that reach `in` now reach e. Every edge here joins two
+  // accesses to one location, so only those to x's location can.
   for (int a = 0; a < e; ++a) {
-    if (in.test(a) || (s_[a].reach & in).any()) {
+    const Event& y = g.event(a);
+    if (!y.is_mem() || y.loc != x.loc) continue;
+    if (in.test(a) || s_[a].reach.intersects(in)) {
       s_[a].reach.set(e);
       s_[a].reach |= S.reach;
     }
@@ -167,7 +190,9 @@ const char* IncrementalPtx::append(const ExecutionGraph& g) {
   return nullptr;
 }
 
-std::optional<std::pair<int, int>> IncrementalPtx::race(const ExecutionGraph& g) const {
+template <int MaxEvents>
+std::optional<std::pair<int, int>> BasicIncrementalPtx<MaxEvents>::race(
+    const ExecutionGraph& g) const {
   const int e = g.size() - 1;
   const Event& x = g.event(e);
   if (!x.is_mem()) return std::nullopt;
@@ -180,5 +205,8 @@ std::optional<std::pair<int, int>> IncrementalPtx::race(const ExecutionGraph& g)
   }
   return std::nullopt;
 }
+
+template class BasicIncrementalPtx<kMaxEvents>;
+template class BasicIncrementalPtx<kMaxSampledEvents>;
 
 }  // namespace lookback::model

@@ -43,8 +43,16 @@ class ExecutionGraph {
 
   // Adds an event of thread e.thread (index and id assigned). For writes,
   // `co_pos` is its position in the coherence order of its location (0 =
-  // first). Returns the new id.
+  // first). Returns the new id. Throws std::invalid_argument past
+  // max_events().
   int add(Event e, int co_pos = -1);
+  // Undoes the last add().
+  void remove_last();
+
+  // Most events the graph may hold: kMaxEvents (relation.hpp), what the
+  // consistency checkers' bit rows hold, unless raised for the sampler.
+  int max_events() const;
+  void set_max_events(int n) { max_events_ = n; }
 
   // Position of write `id` in its location's coherence order.
   int co_position(int id) const;
@@ -63,6 +71,7 @@ class ExecutionGraph {
   std::vector<std::vector<int>> co_;
   std::vector<int> sc_;
   std::shared_ptr<const std::vector<Value>> init_;
+  int max_events_ = 0;  // 0: kMaxEvents
 };
 
 }  // namespace lookback::model

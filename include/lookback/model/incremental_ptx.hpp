@@ -23,17 +23,24 @@
 
 namespace lookback::model {
 
-class IncrementalPtx {
+// `MaxEvents` bounds the graph (the width of the per-event bit sets): the
+// explorer's `IncrementalPtx` uses kMaxEvents, the sampler kMaxSampledEvents.
+template <int MaxEvents>
+class BasicIncrementalPtx {
  public:
   // Accounts for the graph's last event. Returns nullptr when the graph is
-  // still consistent, else the name of the violated axiom (the state is then
-  // unusable).
+  // still consistent, else the name of the violated axiom. A rejected event
+  // leaves the state of the older events untouched: the caller may remove it
+  // from the graph (ExecutionGraph::remove_last) and append another in its
+  // place (the sampler tries candidates this way). An accepted one may not be
+  // taken back.
   const char* append(const ExecutionGraph& g);
 
   // A data race between the last event and an older one, if any.
   std::optional<std::pair<int, int>> race(const ExecutionGraph& g) const;
 
  private:
+  using Bits = BasicBits<MaxEvents>;
   struct Sets {
     Bits prefix;  // h with prefix(h, e): e is a write released by h
     Bits obs;     // writes e observes (strong reads-from, through RMWs)
@@ -43,6 +50,10 @@ class IncrementalPtx {
   };
   std::vector<Sets> s_;
 };
+
+using IncrementalPtx = BasicIncrementalPtx<kMaxEvents>;
+extern template class BasicIncrementalPtx<kMaxEvents>;
+extern template class BasicIncrementalPtx<kMaxSampledEvents>;
 
 // Morally strong (PTX): a thread's own events, or two strong operations each
 // inside the other's scope.

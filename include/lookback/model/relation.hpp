@@ -13,19 +13,33 @@ namespace lookback::model {
 // clear error rather than slowing every relation down.
 inline constexpr int kMaxEvents = 128;
 
-class Bits {
+// The sampler (sampler.hpp) builds one execution at a time, of instances far
+// beyond the exhaustive bound (64 tiles: hundreds of events), and keeps its
+// incremental PTX state in rows this wide. Only the sampler pays for them:
+// the explorer and `Relation` keep 128-bit rows.
+inline constexpr int kMaxSampledEvents = 4096;
+
+// A set of event ids below N, as a fixed array of words.
+template <int N>
+class BasicBits {
  public:
-  static constexpr int kWords = kMaxEvents / 64;
+  static_assert(N > 0 && N % 64 == 0);
+  static constexpr int kWords = N / 64;
   void set(int i) { w_[i >> 6] |= (1ull << (i & 63)); }
   bool test(int i) const { return (w_[i >> 6] >> (i & 63)) & 1ull; }
-  Bits& operator|=(const Bits& o) {
+  BasicBits& operator|=(const BasicBits& o) {
     for (int k = 0; k < kWords; ++k) w_[k] |= o.w_[k];
     return *this;
   }
-  Bits operator&(const Bits& o) const {
-    Bits r;
+  BasicBits operator&(const BasicBits& o) const {
+    BasicBits r;
     for (int k = 0; k < kWords; ++k) r.w_[k] = w_[k] & o.w_[k];
     return r;
+  }
+  bool intersects(const BasicBits& o) const {
+    for (int k = 0; k < kWords; ++k)
+      if (w_[k] & o.w_[k]) return true;
+    return false;
   }
   bool any() const {
     for (auto x : w_)
@@ -41,6 +55,8 @@ class Bits {
  private:
   std::array<std::uint64_t, kWords> w_{};
 };
+
+using Bits = BasicBits<kMaxEvents>;
 
 class Relation {
  public:
