@@ -37,7 +37,8 @@ TEST(ReferenceScan, EmptyInputGivesEmptyOutput) {
 
 TEST(ReferenceScan, InclusiveSumMatchesStd) {
   std::vector<std::int64_t> in(1000);
-  for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<std::int64_t>(i * 7919 % 101) - 50;
+  for (std::size_t i = 0; i < in.size(); ++i)
+    in[i] = static_cast<std::int64_t>(i * 7919 % 101) - 50;
   std::vector<std::int64_t> expected(in.size());
   std::inclusive_scan(in.begin(), in.end(), expected.begin());
   EXPECT_EQ(ref::inclusive_scan(in, std::plus<>{}), expected);
@@ -45,7 +46,8 @@ TEST(ReferenceScan, InclusiveSumMatchesStd) {
 
 TEST(ReferenceScan, ExclusiveSumMatchesStdWithInit) {
   std::vector<std::uint32_t> in(777);
-  for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<std::uint32_t>(i * 2654435761u);
+  for (std::size_t i = 0; i < in.size(); ++i)
+    in[i] = static_cast<std::uint32_t>(i * 2654435761u);
   std::vector<std::uint32_t> expected(in.size());
   std::exclusive_scan(in.begin(), in.end(), expected.begin(), 42u);
   EXPECT_EQ(ref::exclusive_scan(in, 42u, std::plus<>{}), expected);
@@ -70,7 +72,8 @@ TEST(ReferenceScan, StringConcatenationKeepsOrder) {
 
 TEST(ReferenceScan, AffineCompositionMatchesStdAndIsOrderSensitive) {
   std::vector<Affine> in;
-  for (std::uint32_t i = 0; i < 300; ++i) in.push_back(Affine{2 * i + 1, i * i + 3});
+  for (std::uint32_t i = 0; i < 300; ++i)
+    in.push_back(Affine{2 * i + 1, i * i + 3});
   std::vector<Affine> expected(in.size());
   std::inclusive_scan(in.begin(), in.end(), expected.begin(), ComposeAffine{});
   const auto got = ref::inclusive_scan(in, ComposeAffine{});
@@ -83,13 +86,15 @@ TEST(ReferenceScan, AffineCompositionMatchesStdAndIsOrderSensitive) {
   EXPECT_NE(got, swapped);
   // Applying the scanned map equals applying each map in turn.
   std::uint32_t x = 12345;
-  for (const Affine& f : in) x = f.a * x + f.b;
+  for (const Affine& f : in)
+    x = f.a * x + f.b;
   EXPECT_EQ(got.back().a * 12345u + got.back().b, x);
 }
 
 TEST(ReferenceScan, MatrixProductMatchesStdExclusive) {
   std::vector<Mat2> in;
-  for (std::uint32_t i = 0; i < 64; ++i) in.push_back(Mat2{{i + 2, i % 3 + 1, i % 2, 1}});
+  for (std::uint32_t i = 0; i < 64; ++i)
+    in.push_back(Mat2{{i + 2, i % 3 + 1, i % 2, 1}});
   std::vector<Mat2> expected(in.size());
   std::exclusive_scan(in.begin(), in.end(), expected.begin(), Mat2{}, mul);
   EXPECT_EQ(ref::exclusive_scan(in, Mat2{}, mul), expected);
@@ -100,7 +105,8 @@ TEST(ReferenceScan, SeededInclusiveEqualsExclusiveShiftedByOne) {
   const std::vector<int> in{5, -2, 7, 0, 3};
   const auto seeded = ref::inclusive_scan(std::span<const int>(in), 10, std::plus<>{});
   const auto excl = ref::exclusive_scan(in, 10, std::plus<>{});
-  for (std::size_t i = 0; i + 1 < in.size(); ++i) EXPECT_EQ(seeded[i], excl[i + 1]);
+  for (std::size_t i = 0; i + 1 < in.size(); ++i)
+    EXPECT_EQ(seeded[i], excl[i + 1]);
   EXPECT_EQ(seeded.back(), 10 + 5 - 2 + 7 + 0 + 3);
 }
 

@@ -7,21 +7,28 @@ namespace lookback::model {
 
 const char* to_string(MemoryModel m) {
   switch (m) {
-    case MemoryModel::Ptx: return "ptx";
-    case MemoryModel::Rc11: return "rc11";
-    case MemoryModel::Sc: return "sc";
+    case MemoryModel::Ptx:
+      return "ptx";
+    case MemoryModel::Rc11:
+      return "rc11";
+    case MemoryModel::Sc:
+      return "sc";
   }
   return "?";
 }
 
 namespace {
 
-bool same_loc(const Event& a, const Event& b) { return a.is_mem() && b.is_mem() && a.loc == b.loc; }
+bool same_loc(const Event& a, const Event& b) {
+  return a.is_mem() && b.is_mem() && a.loc == b.loc;
+}
 
 bool fence_releases(const Event& e) {
   return e.is_fence() && (e.fence == Fence::AcqRel || e.fence == Fence::Sc);
 }
-bool fence_acquires(const Event& e) { return fence_releases(e); }
+bool fence_acquires(const Event& e) {
+  return fence_releases(e);
+}
 
 }  // namespace
 
@@ -38,7 +45,15 @@ bool Derived::strong(int a, int b) const {
 }
 
 Derived::Derived(const ExecutionGraph& g, MemoryModel m)
-    : g_(g), m_(m), n_(g.size()), po_(n_), po_loc_(n_), rf_(n_), co_(n_), fr_(n_), order_(n_),
+    : g_(g),
+      m_(m),
+      n_(g.size()),
+      po_(n_),
+      po_loc_(n_),
+      rf_(n_),
+      co_(n_),
+      fr_(n_),
+      order_(n_),
       ptx_cause_base_(0) {
   // Relations hold kMaxEvents-bit rows; a larger graph (the sampler's) would
   // overflow them.
@@ -57,7 +72,8 @@ Derived::Derived(const ExecutionGraph& g, MemoryModel m)
   for (Loc l = 0; l < g.locations(); ++l) {
     const auto& order = g.co(l);
     for (std::size_t i = 0; i < order.size(); ++i)
-      for (std::size_t j = i + 1; j < order.size(); ++j) co_.add(order[i], order[j]);
+      for (std::size_t j = i + 1; j < order.size(); ++j)
+        co_.add(order[i], order[j]);
   }
   for (int r = 0; r < n_; ++r) {
     const Event& e = ev[r];
@@ -74,10 +90,12 @@ Derived::Derived(const ExecutionGraph& g, MemoryModel m)
   // Phase (launch) boundaries order everything before against everything after.
   Relation boundary(n_);
   bool phased = false;
-  for (int t = 0; t < g.threads(); ++t) phased |= g.thread(t).phase != 0;
+  for (int t = 0; t < g.threads(); ++t)
+    phased |= g.thread(t).phase != 0;
   if (phased) {
     std::vector<int> phase(static_cast<std::size_t>(n_));
-    for (int a = 0; a < n_; ++a) phase[a] = g.thread(ev[a].thread).phase;
+    for (int a = 0; a < n_; ++a)
+      phase[a] = g.thread(ev[a].thread).phase;
     for (int a = 0; a < n_; ++a)
       for (int b = 0; b < n_; ++b)
         if (phase[a] < phase[b]) boundary.add(a, b);
@@ -86,7 +104,8 @@ Derived::Derived(const ExecutionGraph& g, MemoryModel m)
   if (m_ == MemoryModel::Ptx) {
     // observation: strong reads-from, extended through RMW chains.
     Relation srf(n_);
-    for (int w = 0; w < n_; ++w) rf_.row(w).for_each([&](int r) {
+    for (int w = 0; w < n_; ++w)
+      rf_.row(w).for_each([&](int r) {
         if (strong(w, r)) srf.add(w, r);
       });
     const Relation obs = srf.plus();
@@ -101,7 +120,8 @@ Derived::Derived(const ExecutionGraph& g, MemoryModel m)
           if (ev[b].is_write()) prefix.add(a, b);
         });
       }
-      if (fence_releases(x)) po_.row(a).for_each([&](int b) {
+      if (fence_releases(x))
+        po_.row(a).for_each([&](int b) {
           if (ev[b].is_write()) prefix.add(a, b);
         });
       if (x.is_read()) {
@@ -136,7 +156,8 @@ Derived::Derived(const ExecutionGraph& g, MemoryModel m)
   } else {
     // RC11 happens-before: po | sw, with release sequences.
     Relation rmw_rf(n_);  // rf into an RMW
-    for (int w = 0; w < n_; ++w) rf_.row(w).for_each([&](int r) {
+    for (int w = 0; w < n_; ++w)
+      rf_.row(w).for_each([&](int r) {
         if (ev[r].kind == EventKind::Rmw) rmw_rf.add(w, r);
       });
     Relation rs0(n_);
@@ -152,7 +173,8 @@ Derived::Derived(const ExecutionGraph& g, MemoryModel m)
     for (int a = 0; a < n_; ++a) {
       Bits heads;  // writes starting a release sequence on behalf of a
       if (ev[a].is_release()) heads.set(a);
-      if (fence_releases(ev[a])) po_.row(a).for_each([&](int w) {
+      if (fence_releases(ev[a]))
+        po_.row(a).for_each([&](int w) {
           if (ev[w].is_write()) heads.set(w);
         });
       heads.for_each([&](int w) {
@@ -201,7 +223,8 @@ Verdict Derived::check(bool thin_air) const {
 
   if (m_ == MemoryModel::Ptx) {
     Relation loc_sc = po_loc_;
-    for (int a = 0; a < n_; ++a) com.row(a).for_each([&](int b) {
+    for (int a = 0; a < n_; ++a)
+      com.row(a).for_each([&](int b) {
         if (strong(a, b)) loc_sc.add(a, b);
       });
     if (!loc_sc.acyclic()) return {false, "sc-per-location"};
@@ -253,14 +276,17 @@ Verdict Derived::check(bool thin_air) const {
   const auto& fsc = g_.sc_order();
   if (fsc.size() > 1) {
     Relation hb_opt = order_;
-    for (int i = 0; i < n_; ++i) hb_opt.add(i, i);
+    for (int i = 0; i < n_; ++i)
+      hb_opt.add(i, i);
     Relation po_nloc(n_);
-    for (int a = 0; a < n_; ++a) po_.row(a).for_each([&](int b) {
+    for (int a = 0; a < n_; ++a)
+      po_.row(a).for_each([&](int b) {
         if (!po_loc_.has(a, b)) po_nloc.add(a, b);
       });
     Relation scb = po_;
     scb |= po_nloc.then(order_).then(po_nloc);
-    for (int a = 0; a < n_; ++a) order_.row(a).for_each([&](int b) {
+    for (int a = 0; a < n_; ++a)
+      order_.row(a).for_each([&](int b) {
         if (same_loc(ev[a], ev[b])) scb.add(a, b);
       });
     scb |= co_;
@@ -289,9 +315,7 @@ std::optional<std::pair<int, int>> Derived::race(int e) const {
     const Event& y = ev[b];
     return x.thread != y.thread && same_loc(x, y) && (x.is_write() || y.is_write());
   };
-  auto check = [&](int a, int b) {
-    return conflicting(a, b) && !strong(a, b) && !ordered(a, b);
-  };
+  auto check = [&](int a, int b) { return conflicting(a, b) && !strong(a, b) && !ordered(a, b); };
   if (e >= 0) {
     for (int b = 0; b < n_; ++b)
       if (b != e && check(b, e)) return std::make_pair(std::min(b, e), std::max(b, e));

@@ -24,7 +24,9 @@ std::string describe(const System& sys, const ExecutionGraph& g, int id) {
   const bool desc = sys.descriptor[e.is_mem() ? e.loc : 0] && e.is_mem();
   std::ostringstream os;
   switch (e.kind) {
-    case EventKind::Fence: os << mode(e); break;
+    case EventKind::Fence:
+      os << mode(e);
+      break;
     case EventKind::Read:
       os << "R." << mode(e) << " " << sys.loc_names[e.loc] << " -> " << to_string(e.rval, desc)
          << "  (from " << who(g, e.rf) << ")";
@@ -51,17 +53,20 @@ void print_counterexample(std::ostream& os, const System& sys, const Violation& 
       continue;
     }
     os << "  " << g.thread(t).name << ":\n";
-    for (int id : ids) os << "    #" << g.event(id).index << "  " << describe(sys, g, id) << "\n";
+    for (int id : ids)
+      os << "    #" << g.event(id).index << "  " << describe(sys, g, id) << "\n";
   }
   os << "  schedule:";
-  for (int t : v.schedule) os << " " << t;
+  for (int t : v.schedule)
+    os << " " << t;
   os << "\n";
   os << "violated: " << protocol::to_string(v.property) << ": " << v.message << "\n";
 }
 
 void write_dot(std::ostream& os, const System& sys, const ExecutionGraph& g,
                const std::string& title) {
-  os << "digraph execution {\n  label=\"" << title << "\";\n  node [shape=box fontname=monospace];\n";
+  os << "digraph execution {\n  label=\"" << title
+     << "\";\n  node [shape=box fontname=monospace];\n";
   for (int t = 0; t < g.threads(); ++t) {
     os << "  subgraph cluster_" << t << " {\n    label=\"" << g.thread(t).name << "\";\n";
     for (int id : g.thread_events(t)) {
@@ -71,7 +76,8 @@ void write_dot(std::ostream& os, const System& sys, const ExecutionGraph& g,
       os << "    e" << id << " [label=\"#" << g.event(id).index << " " << text << "\"];\n";
     }
     const auto& ids = g.thread_events(t);
-    for (std::size_t i = 1; i < ids.size(); ++i) os << "    e" << ids[i - 1] << " -> e" << ids[i] << ";\n";
+    for (std::size_t i = 1; i < ids.size(); ++i)
+      os << "    e" << ids[i - 1] << " -> e" << ids[i] << ";\n";
     os << "  }\n";
   }
   for (int id = 0; id < g.size(); ++id) {
@@ -82,7 +88,8 @@ void write_dot(std::ostream& os, const System& sys, const ExecutionGraph& g,
   for (Loc l = 0; l < g.locations(); ++l) {
     const auto& order = g.co(l);
     for (std::size_t i = 1; i < order.size(); ++i)
-      os << "  e" << order[i - 1] << " -> e" << order[i] << " [style=dotted color=blue label=co];\n";
+      os << "  e" << order[i - 1] << " -> e" << order[i]
+         << " [style=dotted color=blue label=co];\n";
   }
   os << "}\n";
 }

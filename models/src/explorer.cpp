@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <optional>
-#include <stdexcept>
 #include <sstream>
+#include <stdexcept>
 #include <unordered_set>
 
 namespace lookback::model {
@@ -35,22 +35,22 @@ class Search {
       : sys_(sys),
         opt_(opt),
         // Symmetry needs a progress model that does not look at block ids.
-        symmetric_(opt.symmetry && !sys.symmetry_class.empty() &&
-                   opt.progress != Progress::Hsa && opt.progress != Progress::Lobe) {}
+        symmetric_(opt.symmetry && !sys.symmetry_class.empty() && opt.progress != Progress::Hsa &&
+                   opt.progress != Progress::Lobe) {}
 
   ExploreResult run() {
     const auto start = std::chrono::steady_clock::now();
     last_report_ = start;
     Node root{ExecutionGraph(sys_.threads, sys_.locations(), sys_.init),
-              std::vector<ThreadState>(sys_.threads.size()), {}};
+              std::vector<ThreadState>(sys_.threads.size()),
+              {}};
     for (int t = 0; t < root.g.threads(); ++t) {
       if (auto v = advance(root, t)) record(v->property, v->message, root, t);
     }
     seen_.insert(fingerprint(root.g));
     ++res_.graphs;
     visit(root);
-    res_.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    res_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return std::move(res_);
   }
 
@@ -129,7 +129,8 @@ class Search {
     switch (opt_.progress) {
       case Progress::Fair:
         obliged = unfinished;
-        hang = std::none_of(unfinished.begin(), unfinished.end(), [&](int t) { return can_step[t]; });
+        hang =
+            std::none_of(unfinished.begin(), unfinished.end(), [&](int t) { return can_step[t]; });
         break;
       case Progress::Obe:
         // Obliged: blocks that took a step. A blocked block that never took
@@ -152,8 +153,7 @@ class Search {
         for (int t : unfinished) {
           if (!blocked(t) && !unstartable(t)) break;
           obliged.push_back(t);
-          if (t >= top && some_blocked &&
-              std::any_of(obliged.begin(), obliged.end(), blocked)) {
+          if (t >= top && some_blocked && std::any_of(obliged.begin(), obliged.end(), blocked)) {
             hang = true;
             break;
           }
@@ -233,12 +233,14 @@ class Search {
                 (static_cast<std::uint64_t>(static_cast<std::uint16_t>(e.rval.iv.hi)) << 44),
             static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.wval.num)) ^
                 (static_cast<std::uint64_t>(e.wval.status) << 40)};
-        for (std::uint64_t part : parts) k = (k ^ part) * 0x100000001b3ull;
+        for (std::uint64_t part : parts)
+          k = (k ^ part) * 0x100000001b3ull;
       }
       key[t] = k;
     }
     std::vector<int> order(threads);
-    for (int t = 0; t < threads; ++t) order[t] = t;
+    for (int t = 0; t < threads; ++t)
+      order[t] = t;
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
       const int ca = sys_.symmetry_class[a], cb = sys_.symmetry_class[b];
       // Only threads of one class move relative to each other: classes keep
@@ -248,7 +250,8 @@ class Search {
       return key[a] < key[b];
     });
     std::vector<int> rank(threads);
-    for (int pos = 0; pos < threads; ++pos) rank[order[pos]] = pos;
+    for (int pos = 0; pos < threads; ++pos)
+      rank[order[pos]] = pos;
     return rank;
   }
   int first_of_class(int t) const {
@@ -285,8 +288,8 @@ class Search {
       if (!runnable[t] || (forced >= 0 && t != forced)) continue;
       if (opt_.check_wait_free && n.ts[t].next->exits) {
         record(Property::FallbackWaitFree,
-               n.g.thread(t).name + " can wait without bound on " + sys_.loc_names[n.ts[t].next->loc] +
-                   ": its progress depends on other blocks",
+               n.g.thread(t).name + " can wait without bound on " +
+                   sys_.loc_names[n.ts[t].next->loc] + ": its progress depends on other blocks",
                n, t);
       }
       for (Node& raw : successors(n, t)) {

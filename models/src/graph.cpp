@@ -29,7 +29,8 @@ int ExecutionGraph::add(Event e, int co_pos) {
   mine.push_back(id);
   if (e.is_write()) {
     auto& order = co_[e.loc];
-    if (co_pos < 0 || co_pos > static_cast<int>(order.size())) co_pos = static_cast<int>(order.size());
+    if (co_pos < 0 || co_pos > static_cast<int>(order.size()))
+      co_pos = static_cast<int>(order.size());
     order.insert(order.begin() + co_pos, id);
   }
   if (e.is_fence() && e.fence == Fence::Sc) sc_.push_back(id);
@@ -74,7 +75,8 @@ std::uint64_t name_of(const ExecutionGraph& g, int id, const std::vector<int>& r
 }
 std::uint64_t value_word(const Value& v) {
   return static_cast<std::uint64_t>(static_cast<std::uint32_t>(v.num)) ^
-         (static_cast<std::uint64_t>(v.status) << 32) ^ (static_cast<std::uint64_t>(v.epoch) << 35) ^
+         (static_cast<std::uint64_t>(v.status) << 32) ^
+         (static_cast<std::uint64_t>(v.epoch) << 35) ^
          (static_cast<std::uint64_t>(static_cast<std::uint16_t>(v.iv.lo)) << 40) ^
          (static_cast<std::uint64_t>(static_cast<std::uint16_t>(v.iv.hi)) << 48) ^
          (static_cast<std::uint64_t>(v.iv.kind) << 60) ^
@@ -87,24 +89,28 @@ std::pair<std::uint64_t, std::uint64_t> ExecutionGraph::fingerprint(
     const std::vector<int>& rank) const {
   Hasher h;
   std::vector<int> by_rank(threads());
-  for (int t = 0; t < threads(); ++t) by_rank[rank.empty() ? t : rank[t]] = t;
+  for (int t = 0; t < threads(); ++t)
+    by_rank[rank.empty() ? t : rank[t]] = t;
   for (int pos = 0; pos < threads(); ++pos) {
     const int t = by_rank[pos];
     h.mix(0x7777000000ull + static_cast<std::uint64_t>(pos));
     for (int id : by_thread_[t]) {
       const Event& e = events_[id];
       h.mix(static_cast<std::uint64_t>(e.kind) | (static_cast<std::uint64_t>(e.loc) << 8) |
-            (static_cast<std::uint64_t>(e.order) << 24) | (static_cast<std::uint64_t>(e.fence) << 28));
+            (static_cast<std::uint64_t>(e.order) << 24) |
+            (static_cast<std::uint64_t>(e.fence) << 28));
       if (e.is_write()) h.mix(value_word(e.wval));
       if (e.is_read()) h.mix(name_of(*this, e.rf, rank));
     }
   }
   for (const auto& order : co_) {
     h.mix(0x5555ull);
-    for (int id : order) h.mix(name_of(*this, id, rank));
+    for (int id : order)
+      h.mix(name_of(*this, id, rank));
   }
   h.mix(0x3333ull);
-  for (int id : sc_) h.mix(name_of(*this, id, rank));
+  for (int id : sc_)
+    h.mix(name_of(*this, id, rank));
   return {h.a, h.b};
 }
 

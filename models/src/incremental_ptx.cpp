@@ -6,7 +6,9 @@ namespace {
 bool releasing_fence(const Event& e) {
   return e.is_fence() && (e.fence == Fence::AcqRel || e.fence == Fence::Sc);
 }
-bool acquiring_fence(const Event& e) { return releasing_fence(e); }
+bool acquiring_fence(const Event& e) {
+  return releasing_fence(e);
+}
 }  // namespace
 
 bool morally_strong(const ExecutionGraph& g, int a, int b) {
@@ -50,9 +52,7 @@ const char* BasicIncrementalPtx<MaxEvents>::append(const ExecutionGraph& g) {
   const bool acquirer = x.is_acquire() || acquiring_fence(x);
   if (acquirer) {
     Bits heads;
-    auto from_read = [&](int r) {
-      s_[r].obs.for_each([&](int w) { heads |= s_[w].prefix; });
-    };
+    auto from_read = [&](int r) { s_[r].obs.for_each([&](int w) { heads |= s_[w].prefix; }); };
     if (x.is_acquire()) from_read(e);
     for (int k = 0; k < older; ++k) {
       const Event& y = g.event(mine[k]);
@@ -160,8 +160,10 @@ const char* BasicIncrementalPtx<MaxEvents>::append(const ExecutionGraph& g) {
   if (x.is_write()) {
     for (int i = 0; i < len; ++i) {
       if (co[i] == e || !morally_strong(g, e, co[i])) continue;
-      if (i < my_pos) in.set(co[i]);
-      else out.set(co[i]);
+      if (i < my_pos)
+        in.set(co[i]);
+      else
+        out.set(co[i]);
     }
     for (int r = 0; r < e; ++r) {  // older reads whose source precedes e
       const Event& y = g.event(r);

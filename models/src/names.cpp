@@ -8,15 +8,20 @@ namespace lookback::model {
 
 std::string to_string(const Interval& iv) {
   switch (iv.kind) {
-    case Interval::Kind::Empty: return "{}";
-    case Interval::Kind::Bad: return "BAD";
-    case Interval::Kind::Range: break;
+    case Interval::Kind::Empty:
+      return "{}";
+    case Interval::Kind::Bad:
+      return "BAD";
+    case Interval::Kind::Range:
+      break;
   }
   std::string s = "[" + std::to_string(iv.lo);
   if (iv.hi != iv.lo) s += ".." + std::to_string(iv.hi);
   s += "]";
-  if (iv.launch < 0) s += "@stale";
-  else if (iv.launch > 0) s += "@L" + std::to_string(iv.launch);
+  if (iv.launch < 0)
+    s += "@stale";
+  else if (iv.launch > 0)
+    s += "@L" + std::to_string(iv.launch);
   return s;
 }
 
@@ -33,28 +38,50 @@ std::string to_string(const Value& v, bool descriptor) {
 
 const char* to_string(Step s) {
   switch (s) {
-    case Step::Litmus: return "";
-    case Step::ReadEpoch: return "read epoch";
-    case Step::TakeTicket: return "take ticket";
-    case Step::LoadInput: return "load input";
-    case Step::PublishAggregate: return "publish AGGREGATE";
-    case Step::PublishPrefix: return "publish PREFIX";
-    case Step::LookbackStatus: return "look-back read";
-    case Step::LookbackValue: return "look-back value";
-    case Step::LookbackFence: return "look-back fence";
-    case Step::PublishFence: return "publish fence";
-    case Step::FallbackLoadInput: return "fallback: reduce input";
-    case Step::FallbackValidate: return "fallback: validate";
-    case Step::FallbackPublish: return "fallback: publish";
-    case Step::OutputFence: return "output fence";
-    case Step::StoreOutput: return "store output";
-    case Step::FinishCounter: return "count finished";
-    case Step::ResetTicket: return "reset ticket";
-    case Step::ResetCounter: return "reset counter";
-    case Step::ClearDescriptor: return "clear descriptor";
-    case Step::BumpEpoch: return "bump epoch";
-    case Step::HostReset: return "host reset";
-    case Step::Padding: return "read padding";
+    case Step::Litmus:
+      return "";
+    case Step::ReadEpoch:
+      return "read epoch";
+    case Step::TakeTicket:
+      return "take ticket";
+    case Step::LoadInput:
+      return "load input";
+    case Step::PublishAggregate:
+      return "publish AGGREGATE";
+    case Step::PublishPrefix:
+      return "publish PREFIX";
+    case Step::LookbackStatus:
+      return "look-back read";
+    case Step::LookbackValue:
+      return "look-back value";
+    case Step::LookbackFence:
+      return "look-back fence";
+    case Step::PublishFence:
+      return "publish fence";
+    case Step::FallbackLoadInput:
+      return "fallback: reduce input";
+    case Step::FallbackValidate:
+      return "fallback: validate";
+    case Step::FallbackPublish:
+      return "fallback: publish";
+    case Step::OutputFence:
+      return "output fence";
+    case Step::StoreOutput:
+      return "store output";
+    case Step::FinishCounter:
+      return "count finished";
+    case Step::ResetTicket:
+      return "reset ticket";
+    case Step::ResetCounter:
+      return "reset counter";
+    case Step::ClearDescriptor:
+      return "clear descriptor";
+    case Step::BumpEpoch:
+      return "bump epoch";
+    case Step::HostReset:
+      return "host reset";
+    case Step::Padding:
+      return "read padding";
   }
   return "?";
 }

@@ -78,8 +78,8 @@ Value Ctx::fetch_add(Loc l, std::int32_t add, Order o, Step s, int tile) {
   return step(std::move(op)).rval;
 }
 
-std::pair<bool, Value> Ctx::cas(Loc l, const Value& expected, const Value& desired, Order o,
-                                Step s, int tile) {
+std::pair<bool, Value> Ctx::cas(Loc l, const Value& expected, const Value& desired, Order o, Step s,
+                                int tile) {
   Op op;
   op.kind = EventKind::Rmw;
   op.rmw = Op::Rmw::Cas;

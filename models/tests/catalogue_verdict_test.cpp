@@ -111,7 +111,8 @@ TEST(Verdicts, SymmetryReductionChangesCountsNotVerdicts) {
     o.symmetry = false;
     const auto without = explore(sys, o);
     std::vector<Property> plain;
-    for (const auto& [prop, viol] : without.violations) plain.push_back(prop);
+    for (const auto& [prop, viol] : without.violations)
+      plain.push_back(prop);
     EXPECT_EQ(with.violated(), plain) << name;
     EXPECT_LE(with.runs[0].result.graphs, without.graphs) << name;
   }

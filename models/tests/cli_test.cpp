@@ -43,7 +43,9 @@ TEST(Cli, UsageErrorsExitTwoWithOneClearLine) {
   }
 }
 
-TEST(Cli, HelpExitsZero) { EXPECT_EQ(cli({"--help"}).code, 0); }
+TEST(Cli, HelpExitsZero) {
+  EXPECT_EQ(cli({"--help"}).code, 0);
+}
 
 TEST(Cli, ListShowsEveryVariantWithItsExpectedVerdict) {
   const CliRun r = cli({"--list"});
@@ -54,8 +56,8 @@ TEST(Cli, ListShowsEveryVariantWithItsExpectedVerdict) {
 }
 
 TEST(Cli, ProductionVariantPassesWithExitZero) {
-  const CliRun r = cli({"--variant", "warp-lookback", "--tiles", "3", "--layout", "packed",
-                     "--launches", "1"});
+  const CliRun r =
+      cli({"--variant", "warp-lookback", "--tiles", "3", "--layout", "packed", "--launches", "1"});
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("verdict: pass"), std::string::npos);
   EXPECT_NE(r.out.find("executions"), std::string::npos);

@@ -16,7 +16,9 @@ using lookback::protocol::Progress;
 
 constexpr Loc kData = 0, kFlag = 1;
 
-Value num(int n) { return Value::integer(n); }
+Value num(int n) {
+  return Value::integer(n);
+}
 
 // P0: data = 1 (data order); flag = 1 (flag order).
 // P1: r = flag (read order); if r == 1: d = data; require d == 1.
@@ -47,7 +49,8 @@ ExploreOptions options(MemoryModel m) {
 
 TEST(Explorer, ReleaseAcquireMessagePassingHasNoWeakOutcomeOrRace) {
   for (MemoryModel m : {MemoryModel::Ptx, MemoryModel::Rc11, MemoryModel::Sc}) {
-    const auto r = explore(message_passing(Order::Weak, Order::Release, Order::Acquire), options(m));
+    const auto r =
+        explore(message_passing(Order::Weak, Order::Release, Order::Acquire), options(m));
     EXPECT_TRUE(r.passed()) << to_string(m);
     EXPECT_EQ(r.executions, 2u) << to_string(m);  // P1 reads flag 0, or flag 1 then data 1
   }
@@ -113,7 +116,8 @@ TEST(Explorer, AwaitOnAValueNobodyWritesIsAHangUnderEveryProgressModel) {
     c.await(0, Order::Acquire, Step::Litmus, -1, [](const Value& v) { return v.num == 1; });
   });
   s.programs.push_back([](Ctx& c) { c.store(1, num(1), Order::Relaxed, Step::Litmus, -1); });
-  for (Progress p : {Progress::Fair, Progress::Obe, Progress::Hsa, Progress::Lobe, Progress::Unfair}) {
+  for (Progress p :
+       {Progress::Fair, Progress::Obe, Progress::Hsa, Progress::Lobe, Progress::Unfair}) {
     ExploreOptions o = options(MemoryModel::Ptx);
     o.progress = p;
     const auto r = explore(s, o);
@@ -139,9 +143,9 @@ TEST(Explorer, AwaitSatisfiedByAnotherThreadIsAHangOnlyWithoutFairness) {
     return explore(s, o).violations.count(Property::Termination) > 0;
   };
   EXPECT_FALSE(hangs(Progress::Fair));
-  EXPECT_TRUE(hangs(Progress::Obe));   // the setter may never be started
-  EXPECT_FALSE(hangs(Progress::Hsa));  // the setter is the lowest id: it runs
-  EXPECT_FALSE(hangs(Progress::Lobe)); // the waiter started, so every lower id runs
+  EXPECT_TRUE(hangs(Progress::Obe));    // the setter may never be started
+  EXPECT_FALSE(hangs(Progress::Hsa));   // the setter is the lowest id: it runs
+  EXPECT_FALSE(hangs(Progress::Lobe));  // the waiter started, so every lower id runs
   EXPECT_TRUE(hangs(Progress::Unfair));
 }
 

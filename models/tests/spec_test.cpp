@@ -60,7 +60,8 @@ TEST(Catalogue, NamesAreUniqueAndFindable) {
 
 TEST(Catalogue, HasTheThreeProductionKernelsAndAtLeastTwelveMutants) {
   int mutants = 0;
-  for (const auto& v : kCatalogue) mutants += v.kind == Kind::Mutant;
+  for (const auto& v : kCatalogue)
+    mutants += v.kind == Kind::Mutant;
   EXPECT_GE(mutants, 12);
   for (const char* name : {"warp-lookback", "coarsened", "fallback"}) {
     const auto v = find_variant(name);

@@ -64,8 +64,8 @@ struct ExploreResult {
   std::uint64_t executions = 0;  // maximal graphs: every thread finished or stuck
   std::uint64_t stuck = 0;       // maximal graphs with some thread still waiting
   double seconds = 0;
-  bool complete = true;          // false when max_graphs cut the search short
-  int max_thread_steps = 0;      // most events any one block performed
+  bool complete = true;      // false when max_graphs cut the search short
+  int max_thread_steps = 0;  // most events any one block performed
   // Shortest counterexample found for each violated property.
   std::map<Property, Violation> violations;
   bool passed() const { return violations.empty(); }

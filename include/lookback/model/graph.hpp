@@ -14,9 +14,9 @@
 namespace lookback::model {
 
 struct ThreadInfo {
-  std::string name;      // "block 2", "P0"
-  int cta = 0;           // CTA of the thread (scope .cta)
-  int phase = 0;         // launches are phases: phase p starts after all of p-1 end
+  std::string name;  // "block 2", "P0"
+  int cta = 0;       // CTA of the thread (scope .cta)
+  int phase = 0;     // launches are phases: phase p starts after all of p-1 end
 };
 
 class ExecutionGraph {

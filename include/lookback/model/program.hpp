@@ -32,10 +32,10 @@ struct Op {
   Loc loc = 0;
   Step step = Step::Litmus;
   std::int16_t tile = -1;
-  Value wval{};            // stores: the value; CAS: the desired value
+  Value wval{};  // stores: the value; CAS: the desired value
   Rmw rmw = Rmw::None;
-  std::int32_t add = 0;    // FetchAdd operand
-  Value expected{};        // CAS: compared with the value read
+  std::int32_t add = 0;                     // FetchAdd operand
+  Value expected{};                         // CAS: compared with the value read
   std::function<bool(const Value&)> exits;  // await: values that end the wait
   // The program asserts this read commutes with every other thread's steps:
   // no other thread writes the location.
@@ -96,16 +96,16 @@ using Program = std::function<void(Ctx&)>;
 struct System {
   std::vector<ThreadInfo> threads;
   std::vector<Program> programs;
-  std::vector<Value> init;               // initial value of each location
-  std::vector<std::string> loc_names;    // for counterexamples
-  std::vector<bool> descriptor;          // status-carrying locations (monotone-status)
+  std::vector<Value> init;             // initial value of each location
+  std::vector<std::string> loc_names;  // for counterexamples
+  std::vector<bool> descriptor;        // status-carrying locations (monotone-status)
   // Locations whose accesses commute with every other thread's: read-only, or
   // touched by one thread only. May be left empty (nothing is local).
   std::vector<bool> local;
   // Threads with the same non-negative class run the same program whatever
   // their index, so graphs that differ by permuting them are one graph.
   std::vector<int> symmetry_class;
-  int resident = 0;                      // at most this many started, unfinished blocks (0: any)
+  int resident = 0;  // at most this many started, unfinished blocks (0: any)
   int locations() const { return static_cast<int>(init.size()); }
 };
 

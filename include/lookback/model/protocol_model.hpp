@@ -27,9 +27,9 @@ namespace lookback::model {
 inline constexpr int kMaxTiles = 64;
 
 struct Instance {
-  int tiles = 4;     // tiles (= blocks) of the last launch
-  int window = 2;    // predecessors per look-back step
-  int launches = 1;  // launches sharing the temp storage
+  int tiles = 4;                                       // tiles (= blocks) of the last launch
+  int window = 2;                                      // predecessors per look-back step
+  int launches = 1;                                    // launches sharing the temp storage
   protocol::Layout layout = protocol::Layout::Packed;  // Packed or Split
   int resident = 0;  // occupancy bound (0: all blocks may be resident)
 };

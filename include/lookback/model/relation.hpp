@@ -28,12 +28,14 @@ class BasicBits {
   void set(int i) { w_[i >> 6] |= (1ull << (i & 63)); }
   bool test(int i) const { return (w_[i >> 6] >> (i & 63)) & 1ull; }
   BasicBits& operator|=(const BasicBits& o) {
-    for (int k = 0; k < kWords; ++k) w_[k] |= o.w_[k];
+    for (int k = 0; k < kWords; ++k)
+      w_[k] |= o.w_[k];
     return *this;
   }
   BasicBits operator&(const BasicBits& o) const {
     BasicBits r;
-    for (int k = 0; k < kWords; ++k) r.w_[k] = w_[k] & o.w_[k];
+    for (int k = 0; k < kWords; ++k)
+      r.w_[k] = w_[k] & o.w_[k];
     return r;
   }
   bool intersects(const BasicBits& o) const {
@@ -49,7 +51,8 @@ class BasicBits {
   template <class F>
   void for_each(F&& f) const {
     for (int k = 0; k < kWords; ++k)
-      for (std::uint64_t x = w_[k]; x; x &= x - 1) f(k * 64 + std::countr_zero(x));
+      for (std::uint64_t x = w_[k]; x; x &= x - 1)
+        f(k * 64 + std::countr_zero(x));
   }
 
  private:
@@ -68,13 +71,15 @@ class Relation {
   Bits& row(int a) { return rows_[a]; }
 
   Relation& operator|=(const Relation& o) {
-    for (int i = 0; i < n_; ++i) rows_[i] |= o.rows_[i];
+    for (int i = 0; i < n_; ++i)
+      rows_[i] |= o.rows_[i];
     return *this;
   }
   // this ; o
   Relation then(const Relation& o) const {
     Relation r(n_);
-    for (int i = 0; i < n_; ++i) rows_[i].for_each([&](int k) { r.rows_[i] |= o.rows_[k]; });
+    for (int i = 0; i < n_; ++i)
+      rows_[i].for_each([&](int k) { r.rows_[i] |= o.rows_[k]; });
     return r;
   }
   // Transitive closure (Warshall over bit rows).
@@ -87,7 +92,8 @@ class Relation {
   }
   Relation star() const {
     Relation r = plus();
-    for (int i = 0; i < n_; ++i) r.add(i, i);
+    for (int i = 0; i < n_; ++i)
+      r.add(i, i);
     return r;
   }
   bool irreflexive() const {
