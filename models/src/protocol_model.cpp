@@ -101,16 +101,23 @@ class BlockProgram {
     word.status = s;
     word.epoch = epoch;
     word.pub = pub_id(tile, s);
-    if (packed()) {
-      word.iv = iv;
-    } else {
-      Value v;
-      v.iv = iv;
-      v.pub = word.pub;
-      c.store(value_word(tile, s), v, split_value_order(p_), step, tile);
-    }
+    stage_value(c, tile, word, iv, step);
     c.fence(p_.publish_fence, Step::PublishFence, tile);
     c.store(m_.desc[tile], word, p_.publish_order, step, tile);
+  }
+
+  // The value half of a publish, before its fence: packed, it rides in the
+  // status word; split, it goes to the status's own value word first,
+  // tagged with the publish id so a reader can tell a torn pair.
+  void stage_value(Ctx& c, int tile, Value& word, const Interval& iv, Step step) const {
+    if (packed()) {
+      word.iv = iv;
+      return;
+    }
+    Value v;
+    v.iv = iv;
+    v.pub = word.pub;
+    c.store(value_word(tile, word.status), v, split_value_order(p_), step, tile);
   }
 
   struct Lane {
@@ -196,18 +203,10 @@ class BlockProgram {
     Value desired;
     desired.status = fallback_status(idx);
     desired.epoch = epoch;
-    desired.iv = reduced;
     desired.pub = pub_id(idx, desired.status);
     lane.status = desired.status;
     lane.iv = reduced;
-    if (!packed()) {
-      Value v;
-      v.iv = reduced;
-      v.pub = desired.pub;
-      c.store(value_word(idx, desired.status), v, split_value_order(p_), Step::FallbackPublish,
-              idx);
-      desired.iv = Interval::empty();
-    }
+    stage_value(c, idx, desired, reduced, Step::FallbackPublish);
     c.fence(p_.publish_fence, Step::PublishFence, idx);
     if (!fallback_uses_cas(p_)) {
       c.store(m_.desc[idx], desired, p_.publish_order, Step::FallbackPublish, idx);
