@@ -8,21 +8,16 @@
 #include <cstdint>
 
 #include "lookback/device/perturb.hpp"
+#include "lookback/splitmix.hpp"
 
 namespace lookback::device {
 
-// A well-mixed 32-bit hash of three words (the murmur3 finaliser over a
-// simple combination): cheap, and adjacent tiles get unrelated values.
+// A 32-bit hash of three words through the project's mixer (splitmix64):
+// adjacent tiles get unrelated values, and host tests can compute it too.
 __host__ __device__ constexpr std::uint32_t perturb_hash(std::uint32_t a, std::uint32_t b,
                                                          std::uint32_t c) {
-  std::uint32_t h =
-      a * 0x9e3779b1u ^ (b + 0x7f4a7c15u) * 0x85ebca6bu ^ (c + 0x165667b1u) * 0xc2b2ae35u;
-  h ^= h >> 16;
-  h *= 0x85ebca6bu;
-  h ^= h >> 13;
-  h *= 0xc2b2ae35u;
-  h ^= h >> 16;
-  return h;
+  return static_cast<std::uint32_t>(
+      splitmix64(splitmix64((static_cast<std::uint64_t>(a) << 32) | b) ^ c));
 }
 
 __device__ inline void sleep_ns(std::uint32_t ns) {
