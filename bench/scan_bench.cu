@@ -385,27 +385,38 @@ void tuning_suite(const Settings& s) {
   std::vector<std::int64_t> ns;
   for (int l : {16, 20, 22, 24, 26, 28, 30})
     if (l >= s.min_log && l <= s.max_log) ns.push_back(std::int64_t{1} << l);
+  // Staged bytes per thread (shared memory, cp.async) on top of 128 register
+  // bytes; * marks the chosen policies (policy.hpp).
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t,
-         Bench<C::Coarsened, TilePolicy<256, 128, 4, 0>>,
-         Bench<C::Coarsened, TilePolicy<256, 128, 4, 1000, 0, false, 1024>>,
-         Bench<C::Coarsened, TilePolicy<256, 128, 4, 2000, 0, false, 1024>>,
          Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024>>,
-         Bench<C::Coarsened, TilePolicy<256, 128, 4, 4000, 0, false, 1024>>,
-         Bench<C::Coarsened, TilePolicy<256, 64, 6, 2000, 0, false, 1024>>,
-         Bench<C::Coarsened, TilePolicy<256, 96, 5, 2000, 0, false, 1024>>>(
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 64>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 2000, 0, false, 1024, 128>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 4000, 0, false, 1024, 128>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 0, 0, false, 1024, 128>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 160>>>(
       s, "tune_coarse", ns,
-      {"c256x32/4 d0", "c256x32/4 d1000", "c256x32/4 d2000", "c256x32/4 d3000*", "c256x32/4 d4000",
-       "c256x16/6 d2000", "c256x24/5 d2000"});
+      {"c256x32/4 d3000", "c256x(32+16)/4 d3000", "c256x(32+32)/4 d2000", "c256x(32+32)/4 d3000*",
+       "c256x(32+32)/4 d4000", "c256x(32+32)/4 d0", "c256x(32+40)/4 d3000"});
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t,
-         Bench<C::WarpLookback, TilePolicy<128, 96, 6, 1000, 0, false, 1024>>,
          Bench<C::WarpLookback, TilePolicy<128, 96, 6, 2000, 0, false, 1024>>,
          Bench<C::WarpLookback, TilePolicy<128, 96, 6, 3000, 0, false, 1024>>,
-         Bench<C::Fallback, TilePolicy<256, 128, 4, 2000, 0, false, 1024>>,
-         Bench<C::Fallback, TilePolicy<256, 128, 3, 2000, 0, false, 1024>>,
-         Bench<C::Fallback, TilePolicy<256, 128, 4, 3000, 0, false, 1024>>>(
+         Bench<C::Fallback, TilePolicy<256, 128, 4, 3000, 0, false, 1024>>,
+         Bench<C::Fallback, TilePolicy<256, 128, 4, 2000, 0, false, 1024, 128>>,
+         Bench<C::Fallback, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>>,
+         Bench<C::Fallback, TilePolicy<256, 112, 4, 3000, 0, false, 1024, 144>>,
+         Bench<C::Fallback, TilePolicy<256, 96, 4, 3000, 0, false, 1024, 160>>>(
       s, "tune_other", ns,
-      {"w128x24/6 d1000", "w128x24/6 d2000", "w128x24/6 d3000*", "f256x32/4 d2000",
-       "f256x32/3 d2000", "f256x32/4 d3000*"});
+      {"w128x24/6 d2000", "w128x24/6 d3000*", "f256x32/4 d3000", "f256x(32+32)/4 d2000",
+       "f256x(32+32)/4 d3000", "f256x(28+36)/4 d3000", "f256x(24+40)/4 d3000"});
+  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 160>>,
+         Bench<C::Fallback, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>>>(
+      s, "tune_u64", ns,
+      {"c256x16/4 d3000", "c256x(16+16)/4 d3000*", "c256x(16+20)/4 d3000",
+       "f256x(16+16)/4 d3000*"});
 }
 
 // Exploration: tile shapes, look-back delays, streaming hints, and (as

@@ -60,15 +60,17 @@ class BlockProgram {
       inclusive = join(exclusive, aggregate);
       publish(c, tile, Status::Prefix, inclusive, epoch, Step::PublishPrefix);
     }
+    // As in the kernels, a block counts itself finished after its last
+    // descriptor access and before it writes its output. The epoch hand-over
+    // only matters to a later launch; with one launch it is left out (its
+    // stores cannot break a property of this launch), and the reuse check
+    // (--launches 2) explores it.
+    if (p_.reset == Reset::Epoch && inst_.launches > 1) finish_launch(c, tile, epoch);
+
     c.fence(output_fence(p_), Step::OutputFence, tile);
     Value out;
     out.iv = inclusive;
     c.store(m_.out[launch_][tile], out, data_order(p_), Step::StoreOutput, tile);
-
-    // The epoch hand-over only matters to a later launch; with one launch it
-    // is left out (its stores cannot break a property of this launch), and
-    // the reuse check (--launches 2) explores it.
-    if (p_.reset == Reset::Epoch && inst_.launches > 1) finish_launch(c, tile, epoch);
   }
 
  private:

@@ -31,6 +31,7 @@ struct CubAgent {
   static constexpr int kThreads = Policy::kBlockThreads;
   static constexpr int kMinBlocks = Policy::kMinBlocks;
   static constexpr int kItems = Policy::template items<T>();
+  static_assert(Policy::kStagedBytesPerThread == 0, "the CUB tile algorithm stages nothing");
   static constexpr int kTileItems = kThreads * kItems;
   static constexpr int kAlign = static_cast<int>(alignof(T));
   using Desc = Descriptor<P, T>;
@@ -134,6 +135,10 @@ struct CubAgent {
       }
     }
     __syncthreads();  // tile prefix ready; scan storage free for the store
+    // The block's descriptor accesses are over (warp 0's, ordered by the
+    // barrier): count it finished now, from the last warp, whose release
+    // waits for no data store of its own (launch_state.cuh).
+    if (warp == kThreads / 32 - 1) LaunchState<P>::finish(p.header, desc, p.num_tiles, epoch, lane);
 
     if (sm.ok) {
       const Partial<T> exclusive{sm.tile_exclusive, sm.has_exclusive != 0};
@@ -151,7 +156,6 @@ struct CubAgent {
         BlockStoreT(sm.cub.store).Store(p.out + tile_base, items, static_cast<int>(tile_valid));
       }
     }
-    if (warp == 0) LaunchState<P>::finish(p.header, desc, p.num_tiles, epoch, lane);
   }
 };
 

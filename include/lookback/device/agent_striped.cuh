@@ -2,9 +2,13 @@
 // thread, moved with 16-byte vectors in a warp-striped arrangement, scanned
 // with cub::WarpScan, no shared-memory transpose.
 //
-// A tile of kThreads * kItems items is cut into one contiguous segment per
-// warp; a segment is kChunks chunks of 32 vectors (one per lane), so every
-// warp-wide access is 32 * 16 = 512 contiguous bytes. Per chunk a lane folds
+// A tile of kThreads * (kItems + kStagedItems) items is cut into one
+// contiguous segment per warp; a segment is kAllChunks chunks of 32 vectors
+// (one per lane), so every warp-wide access is 32 * 16 = 512 contiguous
+// bytes. The first kChunks chunks of a lane live in its registers, the other
+// kStagedChunks in shared memory (Policy::kStagedBytesPerThread; cp.async
+// copies them there without passing through registers), so a tile holds more
+// than the register file allows and more data is in flight per SM. Per chunk a lane folds
 // its vector, cub::WarpScan scans the 32 vector sums, and the chunk totals
 // fold left into the warp's aggregate; warp aggregates fold left (through
 // shared memory) into the tile's aggregate. That association is fixed, and a
@@ -13,10 +17,14 @@
 //
 // Per block: tile id (and epoch) -> load -> aggregate -> warp 0 publishes and
 // looks back (tile_prefix.cuh) while the other warps finish their local scan
-// -> barrier -> combine with the tile's exclusive prefix -> store.
+// -> barrier -> the block counts itself finished (launch_state.cuh) ->
+// combine with the tile's exclusive prefix -> store.
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
+
+#include <cuda_pipeline.h>
 
 #include <cub/warp/warp_scan.cuh>
 
@@ -40,13 +48,27 @@ struct StripedAgent {
   static constexpr int kWarps = kThreads / 32;
   static constexpr protocol::Order kData = protocol::data_order(P);
   static constexpr int kVec = vector_items<T, kData, kAccess>();
+  static constexpr int kStagedItems = Policy::template staged_items<T>();
   static_assert(kItems % kVec == 0, "items per thread must be a multiple of the vector width");
-  static constexpr int kChunks = kItems / kVec;
-  static_assert(kChunks <= 32, "at most 32 chunks per thread (one bit each)");
-  static constexpr int kSegment = 32 * kItems;
-  static constexpr int kTileItems = kThreads * kItems;
+  static_assert(kStagedItems % kVec == 0, "staged items must be a multiple of the vector width");
+  static constexpr int kChunks = kItems / kVec;              // in registers
+  static constexpr int kStagedChunks = kStagedItems / kVec;  // in shared memory
+  static constexpr int kAllChunks = kChunks + kStagedChunks;
+  static_assert(kAllChunks <= 64, "at most 64 chunks per thread (one bit each)");
+  // Bit k: lane 0's first item of chunk k has nothing left of it in its chunk.
+  using Absent = std::conditional_t<(kAllChunks > 32), std::uint64_t, std::uint32_t>;
+  static constexpr int kSegment = 32 * (kItems + kStagedItems);
+  static constexpr int kTileItems = kThreads * (kItems + kStagedItems);
+  static_assert(kTileItems == Policy::template tile_items<T>());
   using IO = VectorIO<T, kVec, kData, Policy::kStreaming>;
   static constexpr int kAlign = IO::kAlign;  // pointer alignment this path needs
+  // cp.async moves 4, 8 or 16 aligned bytes with a weak read; otherwise (a
+  // strong data order, odd sizes) staged vectors pass through registers.
+  static constexpr bool kAsyncStage = kData == protocol::Order::Weak && IO::kAlign >= IO::kBytes &&
+                                      (IO::kBytes == 4 || IO::kBytes == 8 || IO::kBytes == 16);
+  struct alignas(IO::kAlign) Vector {
+    T item[kVec];
+  };
   using Desc = Descriptor<P, T>;
   using WarpScanT = cub::WarpScan<T>;
   using Params = KernelParams<T, Op>;
@@ -59,9 +81,10 @@ struct StripedAgent {
   static constexpr int kStashItems = kStashWarp0 ? 32 * kItems : 1;
 
   struct Shared {
+    Vector staged[kStagedChunks > 0 ? kWarps : 1][kStagedChunks > 0 ? kStagedChunks : 1][32];
     T stash[kStashItems];
     typename WarpScanT::TempStorage scan[kWarps];
-    T carry[kWarps][kChunks];  // carry[w][k] = total_0 op ... op total_{k-1} of warp w
+    T carry[kWarps][kAllChunks];  // carry[w][k] = total_0 op ... op total_{k-1} of warp w
     T warp_aggregate[kWarps];
     T tile_exclusive;
     std::uint32_t tile;
@@ -70,29 +93,55 @@ struct StripedAgent {
     int ok;
   };
 
+  // A lane's vector of chunk k starts here in its warp's segment.
+  __device__ static constexpr int offset(int k, int lane) { return (k * 32 + lane) * kVec; }
+
+  // The staged chunks first (cp.async, in flight while the register loads
+  // are issued), then the register chunks.
+  __device__ static void stage_full(Shared& sm, const T* segment, int warp, int lane) {
+#pragma unroll
+    for (int s = 0; s < kStagedChunks; ++s)
+      stage_vector(sm.staged[warp][s][lane], segment + offset(kChunks + s, lane));
+    if constexpr (kAsyncStage && kStagedChunks > 0) __pipeline_commit();
+  }
+  __device__ static void stage_vector(Vector& dst, const T* src) {
+    if constexpr (kAsyncStage) {
+      __pipeline_memcpy_async(&dst, src, IO::kBytes);
+    } else {
+      IO::load(src, dst.item);
+    }
+  }
   __device__ static void load_full(const T* segment, int lane, Items& items) {
 #pragma unroll
     for (int k = 0; k < kChunks; ++k)
-      IO::load(segment + (k * 32 + lane) * kVec, items[k]);
+      IO::load(segment + offset(k, lane), items[k]);
   }
-  __device__ static void load_partial(const T* segment, int lane, std::int64_t valid, const T& fill,
-                                      Items& items) {
+  // Vector `off` of a partial segment: whole if valid, else item by item
+  // with `fill` past the end.
+  __device__ static void load_vector_partial(const T* segment, int off, std::int64_t valid,
+                                             const T& fill, T (&v)[kVec]) {
+    if (off + kVec <= valid) {
+      IO::load(segment + off, v);
+    } else {
 #pragma unroll
-    for (int k = 0; k < kChunks; ++k) {
-      const int off = (k * 32 + lane) * kVec;
-      if (off + kVec <= valid) {
-        IO::load(segment + off, items[k]);
-      } else {
-#pragma unroll
-        for (int e = 0; e < kVec; ++e)
-          items[k][e] = off + e < valid ? load_object<kData, alignof(T)>(segment + off + e) : fill;
-      }
+      for (int e = 0; e < kVec; ++e)
+        v[e] = off + e < valid ? load_object<kData, alignof(T)>(segment + off + e) : fill;
     }
+  }
+  __device__ static void load_partial(Shared& sm, const T* segment, int warp, int lane,
+                                      std::int64_t valid, const T& fill, Items& items) {
+#pragma unroll
+    for (int s = 0; s < kStagedChunks; ++s)
+      load_vector_partial(segment, offset(kChunks + s, lane), valid, fill,
+                          sm.staged[warp][s][lane].item);
+#pragma unroll
+    for (int k = 0; k < kChunks; ++k)
+      load_vector_partial(segment, offset(k, lane), valid, fill, items[k]);
   }
 
   // One chunk: fold the lane's vector left, scan the 32 vector sums; returns
   // the chunk's total. The fixed association of a segment's aggregate is
-  // ((total_0 op total_1) op ...) op total_{kChunks-1}.
+  // ((total_0 op total_1) op ...) op total_{kAllChunks-1}.
   __device__ static T chunk_scan(Op& op, typename WarpScanT::TempStorage& storage,
                                  const T (&v)[kVec], T& inclusive) {
     T s = v[0];
@@ -103,46 +152,107 @@ struct StripedAgent {
     WarpScanT(storage).InclusiveScan(s, inclusive, op, total);
     return total;
   }
-  // The owner's pass over its segment: per chunk, chunk_scan, then the
+  // The owner's pass over one chunk of its segment: chunk_scan, then the
   // items become prefixes local to the chunk (lane 0's first item of each
   // chunk has nothing left of it in an exclusive scan: bit k of `absent`);
-  // lane 0 records the chunk carries. Returns the warp's aggregate, folded
-  // exactly as TileReducer folds it.
+  // lane 0 records the chunk's carry. `running` folds the chunk totals
+  // exactly as TileReducer folds them.
+  __device__ static void scan_chunk(Op& op, Shared& sm, int warp, int lane, int k, T (&v)[kVec],
+                                    T& running, Absent& absent) {
+    T inclusive;
+    const T total = chunk_scan(op, sm.scan[warp], v, inclusive);
+    const T up = cub::ShuffleUp<32>(inclusive, 1, 0, 0xffffffffu);
+    Partial<T> run{up, lane > 0};
+#pragma unroll
+    for (int e = 0; e < kVec; ++e) {
+      const T x = v[e];
+      if constexpr (kExclusive) {
+        if (run.valid) {
+          v[e] = run.value;
+        } else {
+          absent |= Absent{1} << k;
+        }
+        run = combine(op, run, x);
+      } else {
+        run = combine(op, run, x);
+        v[e] = run.value;
+      }
+    }
+    if (k > 0 && lane == 0) sm.carry[warp][k] = running;
+    running = k == 0 ? total : op(running, total);
+  }
+  // The register chunks, then the staged ones (in place in shared memory).
+  // Returns the warp's aggregate.
   __device__ static T scan_segment(Op& op, Shared& sm, int warp, int lane, Items& items,
-                                   unsigned& absent) {
+                                   Absent& absent) {
     T running{};
 #pragma unroll
-    for (int k = 0; k < kChunks; ++k) {
-      T inclusive;
-      const T total = chunk_scan(op, sm.scan[warp], items[k], inclusive);
-      const T up = cub::ShuffleUp<32>(inclusive, 1, 0, 0xffffffffu);
-      Partial<T> run{up, lane > 0};
+    for (int k = 0; k < kChunks; ++k)
+      scan_chunk(op, sm, warp, lane, k, items[k], running, absent);
+    if constexpr (kAsyncStage && kStagedChunks > 0) __pipeline_wait_prior(0);  // own copies only
 #pragma unroll
-      for (int e = 0; e < kVec; ++e) {
-        const T x = items[k][e];
-        if constexpr (kExclusive) {
-          if (run.valid) {
-            items[k][e] = run.value;
-          } else {
-            absent |= 1u << k;
-          }
-          run = combine(op, run, x);
-        } else {
-          run = combine(op, run, x);
-          items[k][e] = run.value;
-        }
-      }
-      if (k > 0 && lane == 0) sm.carry[warp][k] = running;
-      running = k == 0 ? total : op(running, total);
+    for (int s = 0; s < kStagedChunks; ++s) {
+      Vector& staged = sm.staged[warp][s][lane];
+      T v[kVec];
+#pragma unroll
+      for (int e = 0; e < kVec; ++e)
+        v[e] = staged.item[e];
+      scan_chunk(op, sm, warp, lane, kChunks + s, v, running, absent);
+#pragma unroll
+      for (int e = 0; e < kVec; ++e)
+        staged.item[e] = v[e];
     }
     return running;
+  }
+
+  // Chunk k's items become prefixes local to the tile: (warp_exclusive op
+  // carry_k) op item. `first_absent`: the tile's very first item of an
+  // exclusive scan, with nothing left of it at all.
+  __device__ static void to_tile_prefix(Op& op, const Shared& sm, int warp, int k,
+                                        const Partial<T>& warp_exclusive, Absent absent,
+                                        T (&v)[kVec], bool& first_absent) {
+    Partial<T> pre = warp_exclusive;
+    if (k > 0) pre = combine(op, pre, sm.carry[warp][k]);
+#pragma unroll
+    for (int e = 0; e < kVec; ++e) {
+      if (kExclusive && e == 0 && ((absent >> k) & 1)) {
+        if (pre.valid) {
+          v[e] = pre.value;
+        } else {
+          first_absent = true;
+        }
+      } else if (pre.valid) {
+        v[e] = op(pre.value, v[e]);
+      }
+    }
+  }
+  // Chunk k's tile-local prefixes become the scan's output.
+  __device__ static void to_output(Op& op, int k, const Partial<T>& exclusive, bool first_absent,
+                                   T (&v)[kVec]) {
+#pragma unroll
+    for (int e = 0; e < kVec; ++e) {
+      if constexpr (kExclusive) {
+        v[e] = (k == 0 && e == 0 && first_absent) ? exclusive.value : op(exclusive.value, v[e]);
+      } else {
+        if (exclusive.valid) v[e] = op(exclusive.value, v[e]);
+      }
+    }
+  }
+  __device__ static void store_vector(T* segment, int off, bool full, std::int64_t valid,
+                                      const T (&v)[kVec]) {
+    if (full || off + kVec <= valid) {
+      IO::store(segment + off, v);
+    } else {
+#pragma unroll
+      for (int e = 0; e < kVec; ++e)
+        if (off + e < valid) store_object<kData, alignof(T)>(segment + off + e, v[e]);
+    }
   }
 
   // The fallback's reduction of a (full) predecessor tile by one warp: the
   // same chunk_scan calls in the same order as the owner's, so the same
   // bits; a few chunks at a time to keep its registers small.
-  static constexpr int kReduceGroup = kChunks >= 2 ? 2 : 1;
-  static_assert(kChunks % kReduceGroup == 0);
+  static constexpr int kReduceGroup = kAllChunks % 2 == 0 ? 2 : 1;
   struct TileReducer {
     const T* in;
     Op op;
@@ -155,11 +265,11 @@ struct StripedAgent {
       for (int w = 0; w < kWarps; ++w) {
         T segment{};
 #pragma unroll 1
-        for (int k0 = 0; k0 < kChunks; k0 += kReduceGroup) {
+        for (int k0 = 0; k0 < kAllChunks; k0 += kReduceGroup) {
           T v[kReduceGroup][kVec];
 #pragma unroll
           for (int g = 0; g < kReduceGroup; ++g)
-            IO::load(tile_in + w * kSegment + ((k0 + g) * 32 + lane) * kVec, v[g]);
+            IO::load(tile_in + w * kSegment + offset(k0 + g, lane), v[g]);
 #pragma unroll
           for (int g = 0; g < kReduceGroup; ++g) {
             T inclusive;
@@ -204,15 +314,16 @@ struct StripedAgent {
 
     Items items;
     if (full) {
+      stage_full(sm, p.in + segment_base, warp, lane);
       load_full(p.in + segment_base, lane, items);
     } else {
       // Items past the end get a copy of the tile's first item: they only
       // ever sit to the right of every valid item, so no valid output sees them.
       const T fill = load_object<kData, alignof(T)>(p.in + tile_base);
-      load_partial(p.in + segment_base, lane, segment_valid, fill, items);
+      load_partial(sm, p.in + segment_base, warp, lane, segment_valid, fill, items);
     }
 
-    unsigned absent = 0;
+    Absent absent = 0;
     const T warp_aggregate = scan_segment(op, sm, warp, lane, items, absent);
     if (lane == 0) sm.warp_aggregate[warp] = warp_aggregate;
     __syncthreads();
@@ -228,27 +339,13 @@ struct StripedAgent {
     using Prefix = TilePrefix<P, Policy, T, Op, kExclusive, kDeterministic, kInstrumented>;
     if (warp == 0) Prefix::publish_aggregate(p, desc, op, tile, epoch, aggregate, lane);
 
-    // Items become prefixes local to the tile: (warp_exclusive op carry_k) op
-    // item. Warp 0 does its share before its look-back, which gives its
+    // Register items become prefixes local to the tile (staged ones on their
+    // way out). Warp 0 does its share before its look-back, which gives its
     // predecessors time to publish.
     bool first_absent = false;  // exclusive: the tile's first item, nothing left of it
 #pragma unroll
-    for (int k = 0; k < kChunks; ++k) {
-      Partial<T> pre = warp_exclusive;
-      if (k > 0) pre = combine(op, pre, sm.carry[warp][k]);
-#pragma unroll
-      for (int e = 0; e < kVec; ++e) {
-        if (kExclusive && e == 0 && ((absent >> k) & 1u)) {
-          if (pre.valid) {
-            items[k][e] = pre.value;
-          } else {
-            first_absent = true;
-          }
-        } else if (pre.valid) {
-          items[k][e] = op(pre.value, items[k][e]);
-        }
-      }
-    }
+    for (int k = 0; k < kChunks; ++k)
+      to_tile_prefix(op, sm, warp, k, warp_exclusive, absent, items[k], first_absent);
 
     if (warp == 0) {
       if constexpr (kStashWarp0) {
@@ -268,6 +365,10 @@ struct StripedAgent {
       }
     }
     __syncthreads();
+    // The block's descriptor accesses are over (warp 0's, ordered by the
+    // barrier): count it finished now, from the last warp, whose release
+    // waits for no data store of its own (launch_state.cuh).
+    if (warp == kWarps - 1) LaunchState<P>::finish(p.header, desc, p.num_tiles, epoch, lane);
     if constexpr (kStashWarp0) {
       if (warp == 0) {
 #pragma unroll
@@ -281,41 +382,27 @@ struct StripedAgent {
     if (sm.ok) {
       const Partial<T> exclusive{sm.tile_exclusive, sm.has_exclusive != 0};
 #pragma unroll
-      for (int k = 0; k < kChunks; ++k) {
-#pragma unroll
-        for (int e = 0; e < kVec; ++e) {
-          if constexpr (kExclusive) {
-            items[k][e] = (k == 0 && e == 0 && first_absent) ? exclusive.value
-                                                             : op(exclusive.value, items[k][e]);
-          } else {
-            if (exclusive.valid) items[k][e] = op(exclusive.value, items[k][e]);
-          }
-        }
-      }
+      for (int k = 0; k < kChunks; ++k)
+        to_output(op, k, exclusive, first_absent, items[k]);
       // In-place fallback: "output written" must imply "descriptor published"
       // for a validating reader (protocol::output_fence).
       fence<protocol::output_fence(P)>();
       T* segment = p.out + segment_base;
-      if (full) {
 #pragma unroll
-        for (int k = 0; k < kChunks; ++k)
-          IO::store(segment + (k * 32 + lane) * kVec, items[k]);
-      } else {
+      for (int k = 0; k < kChunks; ++k)
+        store_vector(segment, offset(k, lane), full, segment_valid, items[k]);
 #pragma unroll
-        for (int k = 0; k < kChunks; ++k) {
-          const int off = (k * 32 + lane) * kVec;
-          if (off + kVec <= segment_valid) {
-            IO::store(segment + off, items[k]);
-          } else {
+      for (int s = 0; s < kStagedChunks; ++s) {
+        T v[kVec];
 #pragma unroll
-            for (int e = 0; e < kVec; ++e)
-              if (off + e < segment_valid)
-                store_object<kData, alignof(T)>(segment + off + e, items[k][e]);
-          }
-        }
+        for (int e = 0; e < kVec; ++e)
+          v[e] = sm.staged[warp][s][lane].item[e];
+        bool unused = false;  // the tile's first item is never a staged one (kChunks >= 1)
+        to_tile_prefix(op, sm, warp, kChunks + s, warp_exclusive, absent, v, unused);
+        to_output(op, kChunks + s, exclusive, false, v);
+        store_vector(segment, offset(kChunks + s, lane), full, segment_valid, v);
       }
     }
-    if (warp == 0) LaunchState<P>::finish(p.header, desc, p.num_tiles, epoch, lane);
   }
 };
 

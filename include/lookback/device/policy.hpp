@@ -13,13 +13,27 @@
 //     look-back rounds at loaded-L2 latency), so the most resident data wins:
 //     u32 at n = 2^30, % of copy, no delay: 256x16/4 58%, 256x16/6 62%,
 //     256x24/5 66%, 256x32/4 73-74%.
+//     Where the time goes (bench/explore/tile_bound.cu, a minimal kernel with
+//     one cost at a time, H100, u32, n = 2^30): without the look-back the
+//     same tile pipeline runs at 99.6% of copy, so loads, ticket and stores
+//     are not the limit; the look-back's waiting is. Every waiting tile holds
+//     its registers, so what helps is more data per tile: 128 more bytes per
+//     thread staged in shared memory (cp.async, 64 KiB tiles, 4 blocks = 256
+//     KiB in flight per SM) took 87.5% to 92.2% (d3000, no finished-blocks
+//     counter); 256x(32+16) 91.5%, 256x(32+40) 92.9%, 256x(24+24)/5 88.4%,
+//     256x(16+24)/6 90.0%. Counting the block finished before its output
+//     stores (not after) costs nothing (92.8%); after, -3%. Waiting only for
+//     the lanes above the closest PREFIX instead of the whole window: no
+//     change. Spin back-off 200 ns: no change.
+//     Chosen: 256 x (128 + 128 staged) bytes, 4 blocks per SM.
 //   look-back delay 3000 ns, only in grids of >= 1024 tiles: warp 0 sleeps
 //     after publishing its aggregate so that its predecessors have published
 //     by the time it reads; fewer wasted window reads and spin rounds.
 //     256x32/4 u32 at 2^30: 0 ns 73%, 1000 ns 77%, 2000 ns 80%, 3000 ns 83%,
 //     4000 ns 83%; at 2^26: 72 / 76 / 78 / 80 / 80%. Small grids are latency
 //     bound and skip it. A spin back-off (300 ns) and streaming (.cs) hints
-//     measured no gain.
+//     measured no gain. With staging: 2000 / 3000 / 4000 ns = 90.8 / 92.2 /
+//     92.2%; 5000 ns and more fall off a cliff (74%: the sleep is coarse).
 //   warp-lookback: CUB's BlockLoad/BlockStore warp transposes and BlockScan,
 //     128 threads x 96 bytes (24 x u32, CUB's own sm_90 shape),
 //     __launch_bounds__(128, 6), same delay: 72% at 2^30 (256x8: 43%).
@@ -39,8 +53,12 @@ namespace lookback {
 // SpinDelayNs is slept before re-reading a window that still had an INVALID
 // descriptor. Streaming marks 16-byte data accesses evict-first (ld/st .cs).
 // DelayMinTiles: grids with fewer tiles skip LookbackDelayNs.
+// StagedBytesPerThread: more items per thread that wait in shared memory
+// instead of registers (loaded with cp.async; striped agent only): the tile
+// grows beyond what the register file holds, so more data is in flight per SM.
 template <int BlockThreads, int BytesPerThread, int MinBlocksPerSm, int LookbackDelayNs = 0,
-          int SpinDelayNs = 0, bool Streaming = false, int DelayMinTiles = 0>
+          int SpinDelayNs = 0, bool Streaming = false, int DelayMinTiles = 0,
+          int StagedBytesPerThread = 0>
 struct TilePolicy {
   static_assert(BlockThreads % 32 == 0 && BlockThreads >= 32 && BlockThreads <= 1024);
   static_assert(BytesPerThread >= 1);
@@ -53,18 +71,26 @@ struct TilePolicy {
   // The look-back delay applies only to grids of at least this many tiles
   // (small scans are latency bound: every tile resolves within a few windows).
   static constexpr int kDelayMinTiles = DelayMinTiles;
+  static_assert(StagedBytesPerThread >= 0);
+  static constexpr int kStagedBytesPerThread = StagedBytesPerThread;
+  // Items per thread held in registers.
   template <class T>
   static constexpr int items() {
     const int i = BytesPerThread / static_cast<int>(sizeof(T));
     return i < 1 ? 1 : i;
   }
+  // Items per thread staged in shared memory (after the register items).
+  template <class T>
+  static constexpr int staged_items() {
+    return StagedBytesPerThread / static_cast<int>(sizeof(T));
+  }
   template <class T>
   static constexpr int tile_items() {
-    return BlockThreads * items<T>();
+    return BlockThreads * (items<T>() + staged_items<T>());
   }
 };
 
-using CoarsenedPolicy = TilePolicy<256, 128, 4, 3000, 0, false, 1024>;
+using CoarsenedPolicy = TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>;
 using WarpLookbackPolicy = TilePolicy<128, 96, 6, 3000, 0, false, 1024>;
 
 }  // namespace lookback

@@ -1,0 +1,384 @@
+// tile_bound: an EXPERIMENT harness, not the library. It asks where the
+// coarsened scan's time goes by timing one minimal hand-written u32
+// inclusive-sum kernel with each per-tile cost switched on or off: the
+// ticket, the spec's release/acquire orders, the finished-blocks counter of
+// Reset::Epoch (and where it sits), the look-back delay, the look-back
+// itself. Descriptors carry a host-supplied epoch and the ticket a
+// host-supplied base, so no reset is needed between launches and every knob
+// can be timed alone. Next to them, in the same process: cudaMemcpyAsync,
+// CUB and the library's coarsened ScanPlan. Results are checked against CUB
+// (except the rows marked "no-lookback", which skip the look-back on purpose).
+//
+//   lookback_tile_bound [--min-log 24] [--max-log 30]
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <cuda_pipeline.h>
+#include <cub/device/device_scan.cuh>
+#include <cuda/atomic>
+
+#include "lookback/device_scan.cuh"
+
+namespace {
+
+#define CHECK(expr)                                                                             \
+  do {                                                                                          \
+    const cudaError_t e_ = (expr);                                                              \
+    if (e_ != cudaSuccess) {                                                                    \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #expr, cudaGetErrorName(e_)); \
+      std::exit(1);                                                                             \
+    }                                                                                           \
+  } while (0)
+
+using Ref64 = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
+using Ref32 = cuda::atomic_ref<unsigned, cuda::thread_scope_device>;
+
+enum Done { kNoDone = 0, kDoneAfterStores = 1, kDoneBeforeStores = 2, kDoneRelaxedAfter = 3 };
+
+template <int BT, int IPT, int MINB, bool kTicket, bool kAcqRel, int kDone, int kDelayNs,
+          bool kLookback, int kSpinNs = 0, bool kSmartWait = false, int kSmemItems = 0>
+struct Knobs {
+  static constexpr int smem_items = kSmemItems;
+  static constexpr bool smart_wait = kSmartWait;
+  static constexpr int kThreads = BT, kItems = IPT, kMinBlocks = MINB;
+  static constexpr bool ticket = kTicket, acq_rel = kAcqRel, lookback = kLookback;
+  static constexpr int done = kDone, delay_ns = kDelayNs, spin_ns = kSpinNs;
+  static constexpr int tile_items = BT * (IPT + kSmemItems);
+};
+
+struct Hdr {
+  unsigned ticket;
+  unsigned done;
+};
+
+__device__ __forceinline__ unsigned long long word(unsigned st, unsigned epoch, unsigned v) {
+  return (static_cast<unsigned long long>(v) << 32) | (epoch << 2) | st;
+}
+
+template <class K>
+__global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
+    scan_kernel(const unsigned* in, unsigned* out, unsigned long long* desc, Hdr* hdr,
+                unsigned num_tiles, unsigned epoch, unsigned ticket_base, long long n) {
+  constexpr int kWarps = K::kThreads / 32;
+  constexpr int kChunks = K::kItems / 4;
+  constexpr int kSChunks = K::smem_items / 4;
+  constexpr int kSeg = 32 * (K::kItems + K::smem_items);
+  __shared__ uint4 sbuf[kSChunks > 0 ? kWarps : 1][kSChunks > 0 ? kSChunks : 1][32];
+  constexpr cuda::memory_order ld_o =
+      K::acq_rel ? cuda::memory_order_acquire : cuda::memory_order_relaxed;
+  constexpr cuda::memory_order st_o =
+      K::acq_rel ? cuda::memory_order_release : cuda::memory_order_relaxed;
+  __shared__ unsigned s_tile, s_prefix;
+  __shared__ unsigned s_warp[kWarps];
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  if (K::ticket) {
+    if (tid == 0)
+      s_tile = Ref32(hdr->ticket).fetch_add(1u, cuda::memory_order_relaxed) - ticket_base;
+    __syncthreads();
+  }
+  const unsigned tile = K::ticket ? s_tile : blockIdx.x;
+  const long long seg =
+      static_cast<long long>(tile) * K::tile_items + warp * static_cast<long long>(kSeg);
+#pragma unroll
+  for (int k = 0; k < kSChunks; ++k)
+    __pipeline_memcpy_async(&sbuf[warp][k][lane], in + seg + ((kChunks + k) * 32 + lane) * 4, 16);
+  __pipeline_commit();
+  const bool full = static_cast<long long>(tile + 1) * K::tile_items <= n;
+  uint4 v[kChunks];
+#pragma unroll
+  for (int k = 0; k < kChunks; ++k) {
+    const long long i = seg + (k * 32 + lane) * 4;
+    if (full || i + 4 <= n) {
+      v[k] = *reinterpret_cast<const uint4*>(in + i);
+    } else {
+      v[k] = make_uint4(i < n ? in[i] : 0, i + 1 < n ? in[i + 1] : 0, i + 2 < n ? in[i + 2] : 0, 0);
+    }
+  }
+  unsigned run = 0;
+#pragma unroll
+  for (int k = 0; k < kChunks; ++k) {
+    v[k].y += v[k].x;
+    v[k].z += v[k].y;
+    v[k].w += v[k].z;
+    unsigned s = v[k].w;
+#pragma unroll
+    for (int off = 1; off < 32; off <<= 1) {
+      const unsigned o = __shfl_up_sync(0xffffffffu, s, off);
+      if (lane >= off) s += o;
+    }
+    const unsigned excl = __shfl_up_sync(0xffffffffu, s, 1);
+    const unsigned add = run + (lane ? excl : 0u);
+    v[k].x += add;
+    v[k].y += add;
+    v[k].z += add;
+    v[k].w += add;
+    run += __shfl_sync(0xffffffffu, s, 31);
+  }
+  if constexpr (kSChunks > 0) {
+    __pipeline_wait_prior(0);
+#pragma unroll
+    for (int k = 0; k < kSChunks; ++k) {
+      uint4 x = sbuf[warp][k][lane];
+      x.y += x.x;
+      x.z += x.y;
+      x.w += x.z;
+      unsigned s = x.w;
+#pragma unroll
+      for (int off = 1; off < 32; off <<= 1) {
+        const unsigned o = __shfl_up_sync(0xffffffffu, s, off);
+        if (lane >= off) s += o;
+      }
+      const unsigned excl = __shfl_up_sync(0xffffffffu, s, 1);
+      const unsigned add = run + (lane ? excl : 0u);
+      sbuf[warp][k][lane] = make_uint4(x.x + add, x.y + add, x.z + add, x.w + add);
+      run += __shfl_sync(0xffffffffu, s, 31);
+    }
+  }
+  if (lane == 0) s_warp[warp] = run;
+  __syncthreads();
+  unsigned agg = 0, wex = 0;
+#pragma unroll
+  for (int w = 0; w < kWarps; ++w) {
+    if (w == warp) wex = agg;
+    agg += s_warp[w];
+  }
+  if (warp == 0) {
+    if (lane == 0) Ref64(desc[tile]).store(word(tile ? 1u : 2u, epoch, agg), st_o);
+    unsigned prefix = 0;
+    if (tile > 0 && K::lookback) {
+      if (K::delay_ns) __nanosleep(K::delay_ns);
+      long long base = tile;
+      while (true) {
+        const long long j = base - 32 + lane;
+        unsigned long long w = 0;
+        unsigned st = 2;
+        while (true) {
+          if (j >= 0) {
+            w = Ref64(desc[j]).load(ld_o);
+            st = ((static_cast<unsigned>(w) >> 2) == epoch) ? (static_cast<unsigned>(w) & 3u) : 0u;
+          } else {
+            w = 0;
+            st = 2;
+          }
+          if constexpr (K::smart_wait) {
+            // Only lanes above the closest PREFIX matter.
+            const unsigned pre = __ballot_sync(0xffffffffu, st == 2 && j >= 0);
+            const unsigned inv = __ballot_sync(0xffffffffu, st == 0);
+            const unsigned need = pre ? ~((2u << (31 - __clz(pre))) - 1u) : 0xffffffffu;
+            if ((inv & need) == 0) break;
+          } else {
+            if (__all_sync(0xffffffffu, st != 0)) break;
+          }
+          if (K::spin_ns) __nanosleep(K::spin_ns);
+        }
+        const unsigned stop = __ballot_sync(0xffffffffu, st == 2 && j >= 0);
+        const int lo = stop ? 31 - __clz(stop) : 0;
+        unsigned x = (j >= 0 && lane >= lo) ? static_cast<unsigned>(w >> 32) : 0u;
+#pragma unroll
+        for (int off = 16; off; off >>= 1)
+          x += __shfl_xor_sync(0xffffffffu, x, off);
+        prefix += x;
+        if (stop || base <= 32) break;
+        base -= 32;
+      }
+      if (lane == 0) Ref64(desc[tile]).store(word(2u, epoch, prefix + agg), st_o);
+    }
+    if (lane == 0) s_prefix = prefix;
+  }
+  __syncthreads();
+  if (K::done == kDoneBeforeStores && tid == 0)
+    Ref32(hdr->done).fetch_add(1u, cuda::memory_order_acq_rel);
+  const unsigned add = s_prefix + wex;
+#pragma unroll
+  for (int k = 0; k < kChunks; ++k) {
+    const long long i = seg + (k * 32 + lane) * 4;
+    uint4 o = make_uint4(v[k].x + add, v[k].y + add, v[k].z + add, v[k].w + add);
+    if (full || i + 4 <= n) {
+      *reinterpret_cast<uint4*>(out + i) = o;
+    } else {
+      if (i < n) out[i] = o.x;
+      if (i + 1 < n) out[i + 1] = o.y;
+      if (i + 2 < n) out[i + 2] = o.z;
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < kSChunks; ++k) {
+    const uint4 x = sbuf[warp][k][lane];
+    *reinterpret_cast<uint4*>(out + seg + ((kChunks + k) * 32 + lane) * 4) =
+        make_uint4(x.x + add, x.y + add, x.z + add, x.w + add);
+  }
+  if (K::done == kDoneAfterStores && tid == 0)
+    Ref32(hdr->done).fetch_add(1u, cuda::memory_order_acq_rel);
+  if (K::done == kDoneRelaxedAfter && tid == 0)
+    Ref32(hdr->done).fetch_add(1u, cuda::memory_order_relaxed);
+}
+
+__global__ void fill(unsigned* p, long long n) {
+  for (long long i = blockIdx.x * 256LL + threadIdx.x; i < n; i += gridDim.x * 256LL)
+    p[i] = static_cast<unsigned>((i * 2654435761ULL) >> 7);
+}
+__global__ void diff(const unsigned* a, const unsigned* b, long long n, unsigned long long* bad) {
+  unsigned long long c = 0;
+  for (long long i = blockIdx.x * 256LL + threadIdx.x; i < n; i += gridDim.x * 256LL)
+    c += a[i] != b[i];
+  if (c) atomicAdd(bad, c);
+}
+
+double median_us(const std::function<void(int)>& launch, int slices) {
+  cudaEvent_t a, b;
+  CHECK(cudaEventCreate(&a));
+  CHECK(cudaEventCreate(&b));
+  for (int i = 0; i < 3; ++i)
+    launch(i % slices);
+  CHECK(cudaEventRecord(a));
+  launch(3 % slices);
+  CHECK(cudaEventRecord(b));
+  CHECK(cudaEventSynchronize(b));
+  float est = 0;
+  CHECK(cudaEventElapsedTime(&est, a, b));
+  const int reps = std::clamp(static_cast<int>(40.0 / std::max(est, 0.002f)), 11, 200);
+  std::vector<cudaEvent_t> ev(2 * reps);
+  for (auto& e : ev)
+    CHECK(cudaEventCreate(&e));
+  for (int r = 0; r < reps; ++r) {
+    CHECK(cudaEventRecord(ev[2 * r]));
+    launch((r + 4) % slices);
+    CHECK(cudaEventRecord(ev[2 * r + 1]));
+  }
+  CHECK(cudaDeviceSynchronize());
+  std::vector<double> t(reps);
+  for (int r = 0; r < reps; ++r) {
+    float ms = 0;
+    CHECK(cudaEventElapsedTime(&ms, ev[2 * r], ev[2 * r + 1]));
+    t[r] = ms * 1e3;
+  }
+  for (auto& e : ev)
+    CHECK(cudaEventDestroy(e));
+  std::sort(t.begin(), t.end());
+  return t[reps / 2];
+}
+
+struct Env {
+  unsigned *in, *out, *expected;
+  long long pool;
+  unsigned long long* desc;
+  Hdr* hdr;
+  unsigned long long* bad;
+  unsigned epoch = 0, ticket_base = 0;
+  long long stride(long long n) const { return (n + 63) / 64 * 64; }
+  int slices(long long n) const { return static_cast<int>(std::max(1LL, pool / stride(n))); }
+};
+
+template <class K>
+void run_knobs(Env& env, long long n, double copy_us, double cub_us, const char* name) {
+  const unsigned tiles = static_cast<unsigned>((n + K::tile_items - 1) / K::tile_items);
+  auto launch = [&](int s) {
+    ++env.epoch;
+    scan_kernel<K><<<tiles, K::kThreads>>>(env.in + env.stride(n) * s, env.out + env.stride(n) * s,
+                                           env.desc, env.hdr, tiles, env.epoch, env.ticket_base, n);
+    if (K::ticket) env.ticket_base += tiles;
+  };
+  launch(0);
+  CHECK(cudaGetLastError());
+  CHECK(cudaMemset(env.bad, 0, 8));
+  diff<<<1024, 256>>>(env.out, env.expected, n, env.bad);
+  unsigned long long bad = 0;
+  CHECK(cudaMemcpy(&bad, env.bad, 8, cudaMemcpyDeviceToHost));
+  const double us = median_us(launch, env.slices(n));
+  std::printf("%-34s n=2^%-2d %9.2f us %7.1f GB/s %6.1f%% copy %5.2fx cub  %s\n", name,
+              63 - __builtin_clzll(static_cast<unsigned long long>(n)), us, 8.0 * n / us / 1e3,
+              100.0 * copy_us / us, cub_us / us,
+              !K::lookback ? "unchecked" : (bad ? "FAIL" : "ok"));
+  std::fflush(stdout);
+}
+
+// B: the spec's acquire/release, ticket, no finished-blocks counter.
+template <int BT, int IPT, int MINB, int Done = kNoDone, int Delay = 0, bool Ticket = true,
+          bool AcqRel = true, bool Lookback = true, int Spin = 0, bool Smart = false>
+using KB = Knobs<BT, IPT, MINB, Ticket, AcqRel, Done, Delay, Lookback, Spin, Smart>;
+template <int BT, int IPT, int MINB, int Delay, int Done = kNoDone, bool AcqRel = true>
+using KS = Knobs<BT, IPT, MINB, true, AcqRel, Done, Delay, true, 0, true>;
+// Register items plus shared-memory items per thread (cp.async, full tiles only).
+template <int BT, int IPT, int SIPT, int MINB, int Delay, int Done = kNoDone, bool AcqRel = true>
+using KM = Knobs<BT, IPT, MINB, true, AcqRel, Done, Delay, true, 0, false, SIPT>;
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int lo = 24, hi = 30;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (std::string(argv[i]) == "--min-log") lo = std::atoi(argv[i + 1]);
+    if (std::string(argv[i]) == "--max-log") hi = std::atoi(argv[i + 1]);
+  }
+  Env env;
+  const long long max_n = 1LL << hi;
+  env.pool = std::max(max_n + 64, (256LL << 20) / 4);
+  CHECK(cudaMalloc(&env.in, env.pool * 4));
+  CHECK(cudaMalloc(&env.out, env.pool * 4));
+  CHECK(cudaMalloc(&env.expected, max_n * 4));
+  const long long max_tiles = max_n / 1024 + 64;
+  CHECK(cudaMalloc(&env.desc, max_tiles * 8));
+  CHECK(cudaMemset(env.desc, 0, max_tiles * 8));
+  CHECK(cudaMalloc(&env.hdr, sizeof(Hdr)));
+  CHECK(cudaMemset(env.hdr, 0, sizeof(Hdr)));
+  CHECK(cudaMalloc(&env.bad, 8));
+  fill<<<1024, 256>>>(env.in, env.pool);
+  std::size_t cub_bytes = 0;
+  CHECK(
+      cub::DeviceScan::InclusiveSum(nullptr, cub_bytes, env.in, env.out, static_cast<int>(max_n)));
+  void* cub_temp;
+  CHECK(cudaMalloc(&cub_temp, cub_bytes));
+  lookback::ScanPlan<unsigned> plan;
+  CHECK(plan.init(max_n, 0));
+  for (int l = lo; l <= hi; l += 2) {
+    const long long n = 1LL << l;
+    const int slices = env.slices(n);
+    const double copy = median_us(
+        [&](int s) {
+          CHECK(cudaMemcpyAsync(env.out + env.stride(n) * s, env.in + env.stride(n) * s, n * 4,
+                                cudaMemcpyDeviceToDevice));
+        },
+        slices);
+    std::size_t b = cub_bytes;
+    CHECK(cub::DeviceScan::InclusiveSum(cub_temp, b, env.in, env.expected, static_cast<int>(n)));
+    const double cub = median_us(
+        [&](int s) {
+          std::size_t bb = cub_bytes;
+          CHECK(cub::DeviceScan::InclusiveSum(cub_temp, bb, env.in + env.stride(n) * s,
+                                              env.out + env.stride(n) * s, static_cast<int>(n)));
+        },
+        slices);
+    const double lib = median_us(
+        [&](int s) {
+          CHECK(plan.InclusiveSum(env.in + env.stride(n) * s, env.out + env.stride(n) * s, n, 0));
+        },
+        slices);
+    std::printf(
+        "\nn=2^%d copy %.2f us (%.1f GB/s)  cub %.2f us (%.1f%%)  library coarsened %.2f us "
+        "(%.1f%%)\n",
+        l, copy, 8.0 * n / copy / 1e3, cub, 100 * copy / cub, lib, 100 * copy / lib);
+    run_knobs<KB<256, 32, 4, kNoDone, 3000>>(env, n, copy, cub, "256x32/4 no-done d3000");
+    run_knobs<KM<256, 32, 16, 4, 3000>>(env, n, copy, cub, "256x(32+16s)/4 d3000");
+    run_knobs<KM<256, 32, 32, 4, 3000>>(env, n, copy, cub, "256x(32+32s)/4 d3000");
+    run_knobs<KM<256, 32, 32, 4, 2000>>(env, n, copy, cub, "256x(32+32s)/4 d2000");
+    run_knobs<KM<256, 32, 32, 4, 4000>>(env, n, copy, cub, "256x(32+32s)/4 d4000");
+    run_knobs<KM<256, 32, 32, 4, 3000, kNoDone, false>>(env, n, copy, cub,
+                                                        "256x(32+32s)/4 d3000 relaxed");
+    run_knobs<KM<256, 32, 32, 4, 3000, kDoneAfterStores>>(env, n, copy, cub,
+                                                          "256x(32+32s)/4 d3000 done-after");
+    run_knobs<KM<256, 32, 32, 4, 3000, kDoneBeforeStores>>(env, n, copy, cub,
+                                                           "256x(32+32s)/4 d3000 done-before");
+    run_knobs<KM<256, 32, 40, 4, 3000>>(env, n, copy, cub, "256x(32+40s)/4 d3000");
+    run_knobs<KM<256, 16, 24, 6, 3000>>(env, n, copy, cub, "256x(16+24s)/6 d3000");
+    run_knobs<KM<256, 24, 24, 5, 3000>>(env, n, copy, cub, "256x(24+24s)/5 d3000");
+    run_knobs<KM<128, 32, 64, 8, 3000>>(env, n, copy, cub, "128x(32+64s)/8 d3000");
+  }
+  return 0;
+}
