@@ -408,15 +408,15 @@ void tuning_suite(const Settings& s) {
          Bench<C::Fallback, TilePolicy<256, 96, 4, 3000, 0, false, 1024, 160>>>(
       s, "tune_other", ns,
       {"w128x24/6 d2000", "w128x24/6 d3000*", "f256x32/4 d3000", "f256x(32+32)/4 d2000",
-       "f256x(32+32)/4 d3000", "f256x(28+36)/4 d3000", "f256x(24+40)/4 d3000"});
+       "f256x(32+32)/4 d3000", "f256x(28+36)/4 d3000", "f256x(24+40)/4 d3000*"});
   run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t,
          Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024>>,
          Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>>,
          Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 160>>,
-         Bench<C::Fallback, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>>>(
+         Bench<C::Fallback, TilePolicy<256, 96, 4, 3000, 0, false, 1024, 160>>>(
       s, "tune_u64", ns,
       {"c256x16/4 d3000", "c256x(16+16)/4 d3000*", "c256x(16+20)/4 d3000",
-       "f256x(16+16)/4 d3000*"});
+       "f256x(12+20)/4 d3000*"});
 }
 
 // Exploration: tile shapes, look-back delays, streaming hints, and (as
@@ -523,7 +523,7 @@ void stats_one(const char* name, std::int64_t n, std::uint32_t stall_ns,
 void stats_suite(const Settings& s) {
   using IC = lookback::ScanConfig<lookback::Variant::Coarsened, lookback::CoarsenedPolicy, false,
                                   true, false>;
-  using IF = lookback::ScanConfig<lookback::Variant::Fallback, lookback::CoarsenedPolicy, false,
+  using IF = lookback::ScanConfig<lookback::Variant::Fallback, lookback::FallbackPolicy, false,
                                   true, false>;
   using IW = lookback::ScanConfig<lookback::Variant::WarpLookback, lookback::WarpLookbackPolicy,
                                   false, true, false>;

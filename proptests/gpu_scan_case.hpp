@@ -183,8 +183,15 @@ inline std::int64_t tile_items(VariantKind v, Tuning t, ValueType type) {
     case Tuning::Stalled:
       break;
   }
-  return v == VariantKind::WarpLookback ? tile_items_for<WarpLookbackPolicy>(b)
-                                        : tile_items_for<CoarsenedPolicy>(b);
+  switch (v) {
+    case VariantKind::WarpLookback:
+      return tile_items_for<WarpLookbackPolicy>(b);
+    case VariantKind::Fallback:
+      return tile_items_for<FallbackPolicy>(b);
+    case VariantKind::Coarsened:
+      break;
+  }
+  return tile_items_for<CoarsenedPolicy>(b);
 }
 inline std::int64_t tile_items(const ScanCase& c) {
   return tile_items(c.variant, c.tuning, c.type);

@@ -61,7 +61,7 @@ using TunedConfig = lookback::ScanConfig<kVariant<V>, Policy>;
 // gpu_scan_case.hpp computes tile sizes from the policies without the
 // kernel headers; check it names the policies the configurations use.
 static_assert(std::is_same_v<lookback::Coarsened::policy, CoarsenedPolicy>);
-static_assert(std::is_same_v<lookback::Fallback::policy, CoarsenedPolicy>);
+static_assert(std::is_same_v<lookback::Fallback::policy, FallbackPolicy>);
 static_assert(std::is_same_v<lookback::WarpLookback::policy, WarpLookbackPolicy>);
 
 using lookback::splitmix64;

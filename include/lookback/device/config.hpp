@@ -57,7 +57,8 @@ constexpr protocol::Protocol catalogue_protocol(bool in_place) {
 }
 template <Variant V>
 using default_policy_t =
-    std::conditional_t<V == Variant::WarpLookback, WarpLookbackPolicy, CoarsenedPolicy>;
+    std::conditional_t<V == Variant::WarpLookback, WarpLookbackPolicy,
+                       std::conditional_t<V == Variant::Fallback, FallbackPolicy, CoarsenedPolicy>>;
 }  // namespace detail
 
 template <Variant V, class Policy = detail::default_policy_t<V>, bool kDeterministic = false,

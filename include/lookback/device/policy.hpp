@@ -25,7 +25,12 @@
 //     stores (not after) costs nothing (92.8%); after, -3%. Waiting only for
 //     the lanes above the closest PREFIX instead of the whole window: no
 //     change. Spin back-off 200 ns: no change.
-//     Chosen: 256 x (128 + 128 staged) bytes, 4 blocks per SM.
+//     Chosen: 256 x (128 + 128 staged) bytes, 4 blocks per SM: u32 at 2^30
+//     92.9%, 2^28 92.1%, 2^26 87.9% (bench/results/h100_tuning_staged.log,
+//     h100_tuning_fallback.log); u64 90.7% at 2^30.
+//   fallback: 256 x (96 + 160 staged) bytes: u32 at 2^30 91.9% (32+32:
+//     86.4%, 28+36: 87.9%; the smaller register share leaves room for the
+//     fallback's look-back code), 2^26 87.5%.
 //   look-back delay 3000 ns, only in grids of >= 1024 tiles: warp 0 sleeps
 //     after publishing its aggregate so that its predecessors have published
 //     by the time it reads; fewer wasted window reads and spin rounds.
@@ -91,6 +96,10 @@ struct TilePolicy {
 };
 
 using CoarsenedPolicy = TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>;
+// The fallback's look-back code (reduction of a predecessor's tile, CAS,
+// validation) needs registers: with 128 register bytes it spilled 84 bytes in
+// the hot path; 96 + 160 staged (the same 64 KiB tile) does not spill as much.
+using FallbackPolicy = TilePolicy<256, 96, 4, 3000, 0, false, 1024, 160>;
 using WarpLookbackPolicy = TilePolicy<128, 96, 6, 3000, 0, false, 1024>;
 
 }  // namespace lookback
