@@ -238,23 +238,19 @@ class BlockWriter {
     } else {
       local({"incl = aggr"});
     }
+    // As in the kernels and the explorer, the block counts itself finished
+    // (epoch hand-over) before its output. It only matters to a later
+    // launch: with one launch the explorer leaves it out, and so does the
+    // model.
+    if (p_.reset == Reset::Epoch && inst_.launches > 1) finish_launch();
     fence(output_fence(p_), "before the output");
     const std::string out = str(launch_ * g_.capacity + t);
-    // The epoch hand-over only matters to a later launch: with one launch
-    // the explorer leaves it out, and so does the model.
-    const bool hand_over = p_.reset == Reset::Epoch && inst_.launches > 1;
-    const bool finish_here = !hand_over;
     if (p_.in_place) {
-      std::vector<std::string> body{"io_iv[" + out + "] = incl",
-                                    "H_W(" + str(g_.loc_io(launch_, t)) + ")"};
-      if (finish_here) body.push_back("finish()");
-      step({}, "", body);
+      step({}, "",
+           {"io_iv[" + out + "] = incl", "H_W(" + str(g_.loc_io(launch_, t)) + ")", "finish()"});
     } else {
-      std::vector<std::string> body{"out_iv[" + out + "] = incl  /* private output tile */"};
-      if (finish_here) body.push_back("finish()");
-      step({}, "", body, false);
+      step({}, "", {"out_iv[" + out + "] = incl  /* private output tile */", "finish()"}, false);
     }
-    if (hand_over) finish_launch();
   }
 
   void lookback(int t) {
@@ -432,13 +428,12 @@ class BlockWriter {
     w_.line("fi;");
   }
 
-  // Epoch reset: the last block to finish re-arms the counters and bumps the
-  // epoch, clearing every descriptor first when the epoch wraps.
+  // Epoch reset: the last block to count itself finished re-arms the
+  // counters and bumps the epoch, clearing every descriptor first when the
+  // epoch wraps; then (every block) the output.
   void finish_launch() {
     const std::string last = str(tiles_ - 1);
-    step({}, "",
-         {"fdone = done", "done = done + 1", "H_W(" + str(g_.loc_done) + ")",
-          "if\n:: fdone != " + last + " -> finish();\n:: else -> skip;\nfi"});
+    step({}, "", {"fdone = done", "done = done + 1", "H_W(" + str(g_.loc_done) + ")"});
     w_.line("if");
     w_.line(":: fdone == " + last + " ->");
     w_.in();
@@ -453,8 +448,7 @@ class BlockWriter {
       if (next == 0 && p_.flaw != Flaw::EpochWrapNotCleared)
         for (int k = 0; k < g_.capacity; ++k)
           clear_descriptor(k);
-      step({}, "",
-           {"epoch = " + std::to_string(next), "H_W(" + str(g_.loc_epoch) + ")", "finish()"});
+      step({}, "", {"epoch = " + std::to_string(next), "H_W(" + str(g_.loc_epoch) + ")"});
       w_.out();
     }
     w_.line(
