@@ -3,6 +3,7 @@
 #include "lookback/model/incremental_ptx.hpp"
 
 #include "execution_step.hpp"
+#include "interchangeable.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -36,7 +37,16 @@ class Search {
         opt_(opt),
         // Symmetry needs a progress model that does not look at block ids.
         symmetric_(opt.symmetry && !sys.symmetry_class.empty() && opt.progress != Progress::Hsa &&
-                   opt.progress != Progress::Lobe) {}
+                   opt.progress != Progress::Lobe),
+        interchangeable_(opt.interchangeable && opt.model == MemoryModel::Ptx &&
+                                 std::find(sys.interchangeable.begin(), sys.interchangeable.end(),
+                                           true) != sys.interchangeable.end()
+                             ? sys.interchangeable
+                             : std::vector<bool>{}) {}
+
+  // Set when a program broke System::interchangeable: the result is void
+  // and the caller explores again without it.
+  bool broke_interchangeable() const { return broke_; }
 
   ExploreResult run() {
     const auto start = std::chrono::steady_clock::now();
@@ -68,9 +78,17 @@ class Search {
 
   // Every way for thread t to perform its next operation (consistency is
   // checked by the caller, after the cheaper already-visited test).
-  std::vector<Node> successors(const Node& n, int t) const {
+  std::vector<Node> successors(const Node& n, int t) {
     std::vector<Node> out;
-    for (const detail::Candidate& c : detail::candidates(n.g, t, *n.ts[t].next, opt_.model)) {
+    const Op& op = *n.ts[t].next;
+    const bool valued =
+        !interchangeable_.empty() && op.kind != EventKind::Fence && interchangeable_[op.loc];
+    if (valued && !detail::keeps_interchangeable(sys_, n.g, t, op)) {
+      broke_ = stop_ = true;
+      return out;
+    }
+    for (const detail::Candidate& c : detail::candidates(n.g, t, op, opt_.model)) {
+      if (valued && !detail::kept_interchangeable(n.g, c)) continue;
       Node child = n;
       child.g.add(c.event, c.co_pos);
       if (opt_.model == MemoryModel::Ptx && child.ptx.append(child.g) != nullptr) {
@@ -262,7 +280,7 @@ class Search {
     return t;
   }
   std::pair<std::uint64_t, std::uint64_t> fingerprint(const ExecutionGraph& g) const {
-    return g.fingerprint(canonical_rank(g));
+    return g.fingerprint(canonical_rank(g), interchangeable_);
   }
 
   struct Child {
@@ -338,13 +356,23 @@ class Search {
   std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, FpHash> seen_;
   std::chrono::steady_clock::time_point last_report_;
   bool symmetric_;
+  std::vector<bool> interchangeable_;  // empty: the reduction is off
+  bool broke_ = false;
   bool stop_ = false;
 };
 
 }  // namespace
 
 ExploreResult explore(const System& sys, const ExploreOptions& opt) {
-  return Search(sys, opt).run();
+  Search reduced(sys, opt);
+  ExploreResult r = reduced.run();
+  if (!reduced.broke_interchangeable()) return r;
+  ExploreOptions exact = opt;
+  exact.interchangeable = false;
+  ExploreResult again = Search(sys, exact).run();
+  again.reexplored = true;
+  again.seconds += r.seconds;
+  return again;
 }
 
 }  // namespace lookback::model

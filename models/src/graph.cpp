@@ -86,7 +86,8 @@ std::uint64_t value_word(const Value& v) {
 }  // namespace
 
 std::pair<std::uint64_t, std::uint64_t> ExecutionGraph::fingerprint(
-    const std::vector<int>& rank) const {
+    const std::vector<int>& rank, const std::vector<bool>& by_value) const {
+  auto valued = [&](Loc l) { return !by_value.empty() && by_value[l]; };
   Hasher h;
   std::vector<int> by_rank(threads());
   for (int t = 0; t < threads(); ++t)
@@ -100,12 +101,16 @@ std::pair<std::uint64_t, std::uint64_t> ExecutionGraph::fingerprint(
             (static_cast<std::uint64_t>(e.order) << 24) |
             (static_cast<std::uint64_t>(e.fence) << 28));
       if (e.is_write()) h.mix(value_word(e.wval));
-      if (e.is_read()) h.mix(name_of(*this, e.rf, rank));
+      if (e.is_read() && valued(e.loc))
+        h.mix(value_word(e.rval) ^ (e.rf == kInit ? 0x8000000000000000ull : 0));
+      else if (e.is_read())
+        h.mix(name_of(*this, e.rf, rank));
     }
   }
-  for (const auto& order : co_) {
+  for (int l = 0; l < locations(); ++l) {
     h.mix(0x5555ull);
-    for (int id : order)
+    if (valued(static_cast<Loc>(l))) continue;
+    for (int id : co_[l])
       h.mix(name_of(*this, id, rank));
   }
   h.mix(0x3333ull);

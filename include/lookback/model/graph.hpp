@@ -59,8 +59,12 @@ class ExecutionGraph {
 
   // Order-independent 128-bit fingerprint of the graph (events named by
   // thread and index, not by id), to visit each graph once. `rank[t]` renames
-  // thread t (for symmetry reduction); empty means no renaming.
-  std::pair<std::uint64_t, std::uint64_t> fingerprint(const std::vector<int>& rank = {}) const;
+  // thread t (for symmetry reduction); empty means no renaming. Locations
+  // marked in `by_value` are named by value only: a read of one by the value
+  // it read (and whether it was the initial one), not its source; their
+  // coherence orders are left out (interchangeable writes, explorer.hpp).
+  std::pair<std::uint64_t, std::uint64_t> fingerprint(const std::vector<int>& rank = {},
+                                                      const std::vector<bool>& by_value = {}) const;
 
  private:
   // Shared and immutable: copying a graph (the explorer does, per branch)
