@@ -3,6 +3,7 @@
 #include "lookback/model/incremental_ptx.hpp"
 
 #include "execution_step.hpp"
+#include "interchangeable.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -23,6 +24,13 @@ struct Node {
   IncrementalPtx ptx;  // PTX relations of g (PTX model only)
 };
 
+struct Child {
+  Node node;
+  std::pair<std::uint64_t, std::uint64_t> fp;
+  std::optional<std::pair<int, int>> race;
+  int thread;
+};
+
 struct FpHash {
   std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& p) const {
     return static_cast<std::size_t>(p.first ^ (p.second * 0x9e3779b97f4a7c15ull));
@@ -36,7 +44,16 @@ class Search {
         opt_(opt),
         // Symmetry needs a progress model that does not look at block ids.
         symmetric_(opt.symmetry && !sys.symmetry_class.empty() && opt.progress != Progress::Hsa &&
-                   opt.progress != Progress::Lobe) {}
+                   opt.progress != Progress::Lobe),
+        interchangeable_(opt.interchangeable && opt.model == MemoryModel::Ptx &&
+                                 std::find(sys.interchangeable.begin(), sys.interchangeable.end(),
+                                           true) != sys.interchangeable.end()
+                             ? sys.interchangeable
+                             : std::vector<bool>{}) {}
+
+  // Set when a program broke System::interchangeable: the result is void
+  // and the caller explores again without it.
+  bool broke_interchangeable() const { return broke_; }
 
   ExploreResult run() {
     const auto start = std::chrono::steady_clock::now();
@@ -66,11 +83,29 @@ class Search {
   int current_phase(const Node& n) const { return detail::current_phase(n.g, n.ts); }
   bool may_start(const Node& n, int t) const { return detail::may_start(sys_, n.g, n.ts, t); }
 
-  // Every way for thread t to perform its next operation (consistency is
-  // checked by the caller, after the cheaper already-visited test).
-  std::vector<Node> successors(const Node& n, int t) const {
-    std::vector<Node> out;
-    for (const detail::Candidate& c : detail::candidates(n.g, t, *n.ts[t].next, opt_.model)) {
+  // Every way for thread t to perform its next operation that leads to a
+  // graph not visited yet and, under PTX, consistent. Each candidate is
+  // fingerprinted first, on `n`'s own graph (added, then removed again), so
+  // a graph visited before costs no copy and no consistency check; it was
+  // consistent, so it counts for `seen_one` (thread t can step).
+  std::vector<Child> successors(Node& n, int t, bool& seen_one) {
+    std::vector<Child> out;
+    const Op& op = *n.ts[t].next;
+    const bool valued =
+        !interchangeable_.empty() && op.kind != EventKind::Fence && interchangeable_[op.loc];
+    if (valued && !detail::keeps_interchangeable(sys_, n.g, t, op)) {
+      broke_ = stop_ = true;
+      return out;
+    }
+    for (const detail::Candidate& c : detail::candidates(n.g, t, op, opt_.model)) {
+      if (valued && !detail::kept_interchangeable(n.g, c)) continue;
+      n.g.add(c.event, c.co_pos);
+      const auto fp = fingerprint(n.g);
+      n.g.remove_last();
+      if (seen_.count(fp)) {
+        seen_one = true;
+        continue;
+      }
       Node child = n;
       child.g.add(c.event, c.co_pos);
       if (opt_.model == MemoryModel::Ptx && child.ptx.append(child.g) != nullptr) {
@@ -80,7 +115,7 @@ class Search {
       }
       child.ts[t].next.reset();
       child.schedule.push_back(t);
-      out.push_back(std::move(child));
+      out.push_back(Child{std::move(child), fp, std::nullopt, t});
     }
     return out;
   }
@@ -218,10 +253,14 @@ class Search {
   // order threads by what they did (their events without reads-from names),
   // breaking ties by index. Equal fingerprints then still mean isomorphic
   // graphs, and isomorphic graphs usually get equal ones.
-  std::vector<int> canonical_rank(const ExecutionGraph& g) const {
-    if (!symmetric_) return {};
+  // Fills rank_ (left empty without symmetry); the buffers are members, as
+  // this runs for every candidate step.
+  const std::vector<int>& canonical_rank(const ExecutionGraph& g) const {
+    rank_.clear();
+    if (!symmetric_) return rank_;
     const int threads = g.threads();
-    std::vector<std::uint64_t> key(threads);
+    std::vector<std::uint64_t>& key = key_;
+    key.resize(static_cast<std::size_t>(threads));
     for (int t = 0; t < threads; ++t) {
       std::uint64_t k = 0xcbf29ce484222325ull + g.thread_events(t).size();
       for (int id : g.thread_events(t)) {
@@ -238,21 +277,27 @@ class Search {
       }
       key[t] = k;
     }
-    std::vector<int> order(threads);
-    for (int t = 0; t < threads; ++t)
-      order[t] = t;
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    auto before = [&](int a, int b) {
       const int ca = sys_.symmetry_class[a], cb = sys_.symmetry_class[b];
       // Only threads of one class move relative to each other: classes keep
       // the position of their first member.
       if (ca != cb) return first_of_class(a) < first_of_class(b);
       if (ca < 0) return a < b;
       return key[a] < key[b];
-    });
-    std::vector<int> rank(threads);
+    };
+    // A stable insertion sort: a handful of threads, no allocation.
+    std::vector<int>& order = order_;
+    order.resize(static_cast<std::size_t>(threads));
+    for (int t = 0; t < threads; ++t) {
+      int pos = t;
+      for (; pos > 0 && before(t, order[pos - 1]); --pos)
+        order[pos] = order[pos - 1];
+      order[pos] = t;
+    }
+    rank_.resize(static_cast<std::size_t>(threads));
     for (int pos = 0; pos < threads; ++pos)
-      rank[order[pos]] = pos;
-    return rank;
+      rank_[order[pos]] = pos;
+    return rank_;
   }
   int first_of_class(int t) const {
     const int c = sys_.symmetry_class[t];
@@ -262,15 +307,8 @@ class Search {
     return t;
   }
   std::pair<std::uint64_t, std::uint64_t> fingerprint(const ExecutionGraph& g) const {
-    return g.fingerprint(canonical_rank(g));
+    return g.fingerprint(canonical_rank(g), interchangeable_);
   }
-
-  struct Child {
-    Node node;
-    std::pair<std::uint64_t, std::uint64_t> fp;
-    std::optional<std::pair<int, int>> race;
-    int thread;
-  };
 
   void visit(Node& n) {
     if (stop_) return;
@@ -292,12 +330,9 @@ class Search {
                    sys_.loc_names[n.ts[t].next->loc] + ": its progress depends on other blocks",
                n, t);
       }
-      for (Node& raw : successors(n, t)) {
-        auto fp = fingerprint(raw.g);
-        if (seen_.count(fp)) {  // visited before, hence consistent
-          can_step[t] = true;
-          continue;
-        }
+      bool seen_one = false;
+      for (Child& c : successors(n, t, seen_one)) {
+        Node& raw = c.node;
         const int id = raw.g.size() - 1;
         std::optional<std::pair<int, int>> race;
         if (opt_.model == MemoryModel::Ptx) {  // checked incrementally already
@@ -309,8 +344,10 @@ class Search {
           if (opt_.check_races && raw.g.event(id).is_mem()) race = d.race(id);
         }
         can_step[t] = true;
-        children.push_back(Child{std::move(raw), fp, race, t});
+        c.race = race;
+        children.push_back(std::move(c));
       }
+      if (seen_one) can_step[t] = true;
     }
     if (opt_.check_termination && forced < 0) check_termination(n, can_step, runnable);
     const bool any = std::any_of(can_step.begin(), can_step.end(), [](bool b) { return b; });
@@ -338,13 +375,25 @@ class Search {
   std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, FpHash> seen_;
   std::chrono::steady_clock::time_point last_report_;
   bool symmetric_;
+  std::vector<bool> interchangeable_;      // empty: the reduction is off
+  mutable std::vector<int> rank_, order_;  // canonical_rank's buffers
+  mutable std::vector<std::uint64_t> key_;
+  bool broke_ = false;
   bool stop_ = false;
 };
 
 }  // namespace
 
 ExploreResult explore(const System& sys, const ExploreOptions& opt) {
-  return Search(sys, opt).run();
+  Search reduced(sys, opt);
+  ExploreResult r = reduced.run();
+  if (!reduced.broke_interchangeable()) return r;
+  ExploreOptions exact = opt;
+  exact.interchangeable = false;
+  ExploreResult again = Search(sys, exact).run();
+  again.reexplored = true;
+  again.seconds += r.seconds;
+  return again;
 }
 
 }  // namespace lookback::model

@@ -2,14 +2,28 @@
 #include "lookback/model/relation.hpp"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 #include <string>
 
 namespace lookback::model {
 
+void ExecutionGraph::Segments::insert(int k, int pos, int id) {
+  ids.insert(ids.begin() + begin(k) + pos, id);
+  for (std::size_t j = static_cast<std::size_t>(k); j < end.size(); ++j)
+    ++end[j];
+}
+
+void ExecutionGraph::Segments::erase(int k, int pos) {
+  ids.erase(ids.begin() + begin(k) + pos);
+  for (std::size_t j = static_cast<std::size_t>(k); j < end.size(); ++j)
+    --end[j];
+}
+
 ExecutionGraph::ExecutionGraph(std::vector<ThreadInfo> threads, int locations,
-                               std::vector<Value> init)
-    : by_thread_(threads.size()), co_(static_cast<std::size_t>(locations)) {
+                               std::vector<Value> init) {
+  by_thread_.end.assign(threads.size(), 0);
+  co_.end.assign(static_cast<std::size_t>(locations), 0);
   threads_ = std::make_shared<const std::vector<ThreadInfo>>(std::move(threads));
   init.resize(static_cast<std::size_t>(locations));
   init_ = std::make_shared<const std::vector<Value>>(std::move(init));
@@ -24,14 +38,13 @@ int ExecutionGraph::add(Event e, int co_pos) {
     throw std::invalid_argument("instance too large: an execution exceeds " +
                                 std::to_string(max_events()) + " events (use fewer tiles)");
   const int id = size();
-  auto& mine = by_thread_[e.thread];
-  e.index = static_cast<std::uint16_t>(mine.size());
-  mine.push_back(id);
+  const int mine = static_cast<int>(thread_events(e.thread).size());
+  e.index = static_cast<std::uint16_t>(mine);
+  by_thread_.insert(e.thread, mine, id);
   if (e.is_write()) {
-    auto& order = co_[e.loc];
-    if (co_pos < 0 || co_pos > static_cast<int>(order.size()))
-      co_pos = static_cast<int>(order.size());
-    order.insert(order.begin() + co_pos, id);
+    const int len = static_cast<int>(co(e.loc).size());
+    if (co_pos < 0 || co_pos > len) co_pos = len;
+    co_.insert(e.loc, co_pos, id);
   }
   if (e.is_fence() && e.fence == Fence::Sc) sc_.push_back(id);
   events_.push_back(e);
@@ -41,17 +54,14 @@ int ExecutionGraph::add(Event e, int co_pos) {
 void ExecutionGraph::remove_last() {
   const Event& e = events_.back();
   const int id = size() - 1;
-  by_thread_[e.thread].pop_back();
-  if (e.is_write()) {
-    auto& order = co_[e.loc];
-    order.erase(std::find(order.begin(), order.end(), id));
-  }
+  by_thread_.erase(e.thread, static_cast<int>(thread_events(e.thread).size()) - 1);
+  if (e.is_write()) co_.erase(e.loc, co_position(id));
   if (e.is_fence() && e.fence == Fence::Sc) sc_.pop_back();
   events_.pop_back();
 }
 
 int ExecutionGraph::co_position(int id) const {
-  const auto& order = co_[events_[id].loc];
+  const auto order = co(events_[id].loc);
   return static_cast<int>(std::find(order.begin(), order.end(), id) - order.begin());
 }
 
@@ -86,26 +96,31 @@ std::uint64_t value_word(const Value& v) {
 }  // namespace
 
 std::pair<std::uint64_t, std::uint64_t> ExecutionGraph::fingerprint(
-    const std::vector<int>& rank) const {
+    const std::vector<int>& rank, const std::vector<bool>& by_value) const {
+  auto valued = [&](Loc l) { return !by_value.empty() && by_value[l]; };
   Hasher h;
-  std::vector<int> by_rank(threads());
+  std::array<int, 256> by_rank{};  // Event::thread is 8 bits wide
   for (int t = 0; t < threads(); ++t)
     by_rank[rank.empty() ? t : rank[t]] = t;
   for (int pos = 0; pos < threads(); ++pos) {
     const int t = by_rank[pos];
     h.mix(0x7777000000ull + static_cast<std::uint64_t>(pos));
-    for (int id : by_thread_[t]) {
+    for (int id : thread_events(t)) {
       const Event& e = events_[id];
       h.mix(static_cast<std::uint64_t>(e.kind) | (static_cast<std::uint64_t>(e.loc) << 8) |
             (static_cast<std::uint64_t>(e.order) << 24) |
             (static_cast<std::uint64_t>(e.fence) << 28));
       if (e.is_write()) h.mix(value_word(e.wval));
-      if (e.is_read()) h.mix(name_of(*this, e.rf, rank));
+      if (e.is_read() && valued(e.loc))
+        h.mix(value_word(e.rval) ^ (e.rf == kInit ? 0x8000000000000000ull : 0));
+      else if (e.is_read())
+        h.mix(name_of(*this, e.rf, rank));
     }
   }
-  for (const auto& order : co_) {
+  for (int l = 0; l < locations(); ++l) {
     h.mix(0x5555ull);
-    for (int id : order)
+    if (valued(static_cast<Loc>(l))) continue;
+    for (int id : co(static_cast<Loc>(l)))
       h.mix(name_of(*this, id, rank));
   }
   h.mix(0x3333ull);

@@ -287,11 +287,13 @@ System build_protocol_system(const Protocol& p, const Instance& inst) {
 
   System sys;
   Memory m;
-  auto add = [&](std::string name, Value init, bool descriptor, bool local = false) {
+  auto add = [&](std::string name, Value init, bool descriptor, bool local = false,
+                 bool interchangeable = false) {
     sys.loc_names.push_back(std::move(name));
     sys.init.push_back(init);
     sys.descriptor.push_back(descriptor);
     sys.local.push_back(local);
+    sys.interchangeable.push_back(interchangeable);
     return static_cast<Loc>(sys.init.size() - 1);
   };
   const bool epoch_reset = p.reset == Reset::Epoch;
@@ -320,11 +322,21 @@ System build_protocol_system(const Protocol& p, const Instance& inst) {
   if (!packed) {
     Value garbage;
     garbage.iv = Interval::bad();
+    // A value word is stored by its owner and by fallbacks, all with the
+    // same value (one publish id per launch, tile and status), and only ever
+    // loaded (read_value): interchangeable writes, where they are relaxed
+    // and no release fence comes before any of them (none on the publish
+    // and look-back paths, no validation). The explorer checks this.
+    const bool interchangeable = split_value_order(p) == Order::Relaxed &&
+                                 split_value_words(p) == 2 && p.publish_fence == Fence::None &&
+                                 p.lookback_fence == Fence::None &&
+                                 validation_fence(p) == Fence::None;
     for (int k = 0; k < capacity; ++k) {
-      m.agg.push_back(add("agg[" + std::to_string(k) + "]", garbage, false));
-      m.incl.push_back(split_value_words(p) == 1
-                           ? m.agg.back()
-                           : add("incl[" + std::to_string(k) + "]", garbage, false));
+      m.agg.push_back(
+          add("agg[" + std::to_string(k) + "]", garbage, false, false, interchangeable));
+      m.incl.push_back(split_value_words(p) == 1 ? m.agg.back()
+                                                 : add("incl[" + std::to_string(k) + "]", garbage,
+                                                       false, false, interchangeable));
     }
   }
   for (int l = 0; l < inst.launches; ++l) {

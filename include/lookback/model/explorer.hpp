@@ -40,6 +40,11 @@ struct ExploreOptions {
   // Identify graphs that differ only by permuting interchangeable threads
   // (System::symmetry_class); off under progress models that rank blocks.
   bool symmetry = true;
+  // PTX: treat the writes of System::interchangeable locations as one write
+  // per launch (one source per value for a read, one coherence position for
+  // a write, graphs equal up to which of them was read are one graph; sound:
+  // models/src/interchangeable.hpp). Off: every choice, for cross-checks.
+  bool interchangeable = true;
   // Stop at the first violation instead of exploring everything.
   bool stop_at_first = false;
   // Test hook: recompute every PTX verdict from scratch (Derived) and throw
@@ -64,7 +69,9 @@ struct ExploreResult {
   std::uint64_t executions = 0;  // maximal graphs: every thread finished or stuck
   std::uint64_t stuck = 0;       // maximal graphs with some thread still waiting
   double seconds = 0;
-  bool complete = true;      // false when max_graphs cut the search short
+  bool complete = true;  // false when max_graphs cut the search short
+  // System::interchangeable did not hold, so the search ran again without it.
+  bool reexplored = false;
   int max_thread_steps = 0;  // most events any one block performed
   // Shortest counterexample found for each violated property.
   std::map<Property, Violation> violations;

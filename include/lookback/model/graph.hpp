@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -30,9 +31,9 @@ class ExecutionGraph {
   const std::vector<Event>& events() const { return events_; }
   int threads() const { return static_cast<int>(threads_->size()); }
   const ThreadInfo& thread(int t) const { return (*threads_)[t]; }
-  const std::vector<int>& thread_events(int t) const { return by_thread_[t]; }
-  int locations() const { return static_cast<int>(co_.size()); }
-  const std::vector<int>& co(Loc l) const { return co_[l]; }
+  std::span<const int> thread_events(int t) const { return segment(by_thread_, t); }
+  int locations() const { return static_cast<int>(co_.end.size()); }
+  std::span<const int> co(Loc l) const { return segment(co_, l); }
   const std::vector<int>& sc_order() const { return sc_; }
   const Value& initial(Loc l) const { return (*init_)[l]; }
 
@@ -59,16 +60,35 @@ class ExecutionGraph {
 
   // Order-independent 128-bit fingerprint of the graph (events named by
   // thread and index, not by id), to visit each graph once. `rank[t]` renames
-  // thread t (for symmetry reduction); empty means no renaming.
-  std::pair<std::uint64_t, std::uint64_t> fingerprint(const std::vector<int>& rank = {}) const;
+  // thread t (for symmetry reduction); empty means no renaming. Locations
+  // marked in `by_value` are named by value only: a read of one by the value
+  // it read (and whether it was the initial one), not its source; their
+  // coherence orders are left out (interchangeable writes, explorer.hpp).
+  std::pair<std::uint64_t, std::uint64_t> fingerprint(const std::vector<int>& rank = {},
+                                                      const std::vector<bool>& by_value = {}) const;
 
  private:
+  // Lists of event ids, one per thread or location, laid end to end in one
+  // vector: the explorer copies a graph per branch, and one allocation per
+  // list made those copies cost more than the rest of a step.
+  struct Segments {
+    std::vector<int> ids;
+    std::vector<int> end;  // end[k]: one past list k's last id in `ids`
+    int begin(int k) const { return k == 0 ? 0 : end[k - 1]; }
+    void insert(int k, int pos, int id);  // at position `pos` of list k
+    void erase(int k, int pos);
+  };
+  static std::span<const int> segment(const Segments& s, int k) {
+    const int b = s.begin(k);
+    return {s.ids.data() + b, static_cast<std::size_t>(s.end[k] - b)};
+  }
+
   // Shared and immutable: copying a graph (the explorer does, per branch)
   // copies only what grows.
   std::shared_ptr<const std::vector<ThreadInfo>> threads_;
   std::vector<Event> events_;
-  std::vector<std::vector<int>> by_thread_;
-  std::vector<std::vector<int>> co_;
+  Segments by_thread_;
+  Segments co_;
   std::vector<int> sc_;
   std::shared_ptr<const std::vector<Value>> init_;
   int max_events_ = 0;  // 0: kMaxEvents

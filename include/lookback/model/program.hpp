@@ -102,6 +102,13 @@ struct System {
   // Locations whose accesses commute with every other thread's: read-only, or
   // touched by one thread only. May be left empty (nothing is local).
   std::vector<bool> local;
+  // Locations whose writes of one launch carry one value and are all plain
+  // (relaxed, not RMWs, no release fence before them), never awaited: which
+  // of them a read takes, and their coherence order, change nothing but
+  // that location's own bookkeeping (explorer: models/src/interchangeable.hpp).
+  // A hint: the explorer checks it on every access and, where a program
+  // breaks it, explores again without it. May be left empty.
+  std::vector<bool> interchangeable;
   // Threads with the same non-negative class run the same program whatever
   // their index, so graphs that differ by permuting them are one graph.
   std::vector<int> symmetry_class;
