@@ -183,6 +183,8 @@ class WindowLookback {
   __device__ void fallback(std::int64_t jb, int blocker, View& me, Reducer& reduce) {
     const auto t = static_cast<std::uint32_t>(jb);
     const T aggregate = reduce(t);  // warp-collective
+    if constexpr (kInstrumented)
+      perturb_delay(*perturb_, tile_, PerturbPoint::BeforeFallbackPublish, t);
     // Tile 0's reduction is its inclusive prefix (protocol::fallback_status).
     const protocol::Status fs = protocol::fallback_status(jb);
     Word seen = __shfl_sync(kFull, me.w, blocker);

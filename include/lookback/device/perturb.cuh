@@ -36,8 +36,28 @@ __device__ inline void perturb_delay(const Perturbation& q, std::uint32_t tile, 
   sleep_ns(perturb_hash(h, tile, q.seed) % (max_ns + 1));
 }
 
-// The blocking simulation: the chosen tiles sleep before publishing.
+__device__ inline std::uint64_t perturb_clock_ns() {
+  std::uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// Starvation (Perturbation::starve_tile): the tile waits until the launch's
+// other blocks have all counted themselves finished, bounded by starve_ns.
+__device__ inline void perturb_starve(const Perturbation& q, std::uint32_t tile) {
+  if (tile != q.starve_tile || q.starve_ns == 0 || q.starve_done == nullptr) return;
+  cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device> done(
+      *const_cast<std::uint32_t*>(q.starve_done));
+  const std::uint64_t start = perturb_clock_ns();
+  while (done.load(cuda::memory_order_relaxed) < q.starve_until_done &&
+         perturb_clock_ns() - start < q.starve_ns)
+    __nanosleep(2000);
+}
+
+// The blocking simulation: the chosen tiles sleep before publishing; the
+// starved tile waits for everyone else.
 __device__ inline void perturb_stall(const Perturbation& q, std::uint32_t tile) {
+  perturb_starve(q, tile);
   if (q.stall_ns == 0) return;
   const bool every = q.stall_every != 0 && tile % q.stall_every == q.stall_every - 1;
   const bool chance =

@@ -18,6 +18,13 @@
 //               wait-free (fallback) variant survives
 //   pre-stress  before taking a tile, every thread of a block stores to and
 //               loads from random lines of a scratch buffer
+//   starvation  one chosen tile's block stops before publishing its aggregate
+//               until every other block of the launch has counted itself
+//               finished (Header::done, Reset::Epoch) or starve_ns passed:
+//               the decoupled-fallback paper's blocking simulation at its
+//               harshest. Only a wait-free (fallback) variant finishes
+//               without it; any other waits on that tile until its watchdog
+//               trips, so the harness runs it on the fallback family only
 #pragma once
 
 #include <cstdint>
@@ -31,14 +38,19 @@ enum class PerturbPoint : std::uint8_t {
   BeforeAggregate,  // after the local reduction, before publishing AGGREGATE
   InLookback,       // between two reads of a look-back window
   BeforePrefix,     // after the look-back, before publishing PREFIX
+  // Fallback only: after reducing a predecessor's input, before validating
+  // and publishing it (widens the window in which the owner publishes, and
+  // writes its output, behind the fallback's back).
+  BeforeFallbackPublish,
 };
-inline constexpr int kPerturbPoints = 3;
+inline constexpr int kPerturbPoints = 4;
+inline constexpr std::uint32_t kNoTile = 0xffffffffu;
 
 struct Perturbation {
   std::uint32_t seed = 0;  // vary per launch: every hash takes it
   // Random delays: at each point, with probability delay_chance / 65536, a
   // sleep of up to delay_ns[point] nanoseconds.
-  std::uint32_t delay_ns[kPerturbPoints] = {0, 0, 0};
+  std::uint32_t delay_ns[kPerturbPoints] = {0, 0, 0, 0};
   std::uint32_t delay_chance = 0;
   // Blocking simulation (before publishing the aggregate).
   std::uint32_t stall_ns = 0;
@@ -50,10 +62,18 @@ struct Perturbation {
   std::uint32_t* scratch = nullptr;
   std::uint32_t scratch_words = 0;
   std::uint32_t prestress_rounds = 0;
+  // Starvation of one tile (kNoTile: none): it waits, before publishing its
+  // aggregate, until *starve_done (the harness points it at Header::done)
+  // reaches starve_until_done (the launch's other blocks have all counted
+  // themselves finished) or starve_ns of wall time passed.
+  std::uint32_t starve_tile = kNoTile;
+  std::uint32_t starve_ns = 0;
+  const std::uint32_t* starve_done = nullptr;
+  std::uint32_t starve_until_done = 0;
 
   constexpr bool any() const {
     return delay_chance != 0 || stall_ns != 0 || tile_map != TileMap::Identity ||
-           prestress_rounds != 0;
+           prestress_rounds != 0 || (starve_tile != kNoTile && starve_ns != 0);
   }
 };
 
