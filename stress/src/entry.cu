@@ -1,6 +1,7 @@
 // The kernel of catalogue entry LOOKBACK_STRESS_ENTRY (one translation unit
 // per entry, so the build parallelises; stress/CMakeLists.txt compiles this
 // file once per entry).
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -26,10 +27,13 @@ constexpr protocol::Protocol kProtocol = kEntry.protocol;
 // more look-back traffic per launch). Aligned buffers only: no scalar path.
 constexpr bool kStriped = kProtocol.fallback || std::string_view(kEntry.name) == "coarsened" ||
                           std::string_view(kEntry.name) == "fenced-lookback";
-using Config =
-    ScanConfig<kStriped ? Variant::Coarsened : Variant::WarpLookback,
-               detail::default_policy_t<kStriped ? Variant::Coarsened : Variant::WarpLookback>,
-               /*deterministic=*/false, /*instrumented=*/true, /*scalar_path=*/false>;
+// The fallback family runs with the fallback's own tuning, as in production.
+constexpr Variant kVariant = kProtocol.fallback ? Variant::Fallback
+                             : kStriped         ? Variant::Coarsened
+                                                : Variant::WarpLookback;
+using Config = ScanConfig<kVariant, detail::default_policy_t<kVariant>,
+                          /*deterministic=*/false, /*instrumented=*/true, /*scalar_path=*/false>;
+using Desc = device::Descriptor<kProtocol, std::uint32_t>;
 
 std::size_t temp_bytes(std::int64_t n) {
   std::size_t bytes = 0;
@@ -51,6 +55,58 @@ int run(void* temp, std::size_t bytes, const std::uint32_t* in, std::uint32_t* o
   return static_cast<int>(e);
 }
 
+// (A template on the protocol value, like detail::scan_with_protocol: nvcc
+// 13 cannot name a kernel or an agent with a Protocol argument from a
+// non-template host function.)
+template <class Cfg, protocol::Protocol P>
+int occupancy() {
+  using A = detail::agent_t<Cfg, P, false, device::Access::Vector, std::uint32_t, Sum>;
+  int blocks = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, device::scan_kernel<A>, A::kThreads,
+                                                    0) != cudaSuccess)
+    return 0;
+  return blocks;
+}
+int blocks_per_sm() {
+  return occupancy<Config, kProtocol>();
+}
+
+// The status each tile's owner publishes last: PREFIX, except for tile 0,
+// which publishes once (protocol::first_publish_status).
+__device__ protocol::Status last_owner_status(std::uint32_t tile) {
+  return tile == 0 ? protocol::first_publish_status(kProtocol, 0) : protocol::Status::Prefix;
+}
+
+__global__ void final_state_kernel(const device::Header* header, void* descriptors,
+                                   std::uint32_t num_tiles, std::uint32_t* slot) {
+  // A launch that gave up (watchdog, ticket overflow) leaves tiles unfinished.
+  if (header->error != 0) return;
+  if constexpr (kProtocol.reset == protocol::Reset::Epoch &&
+                kProtocol.flaw != protocol::Flaw::EpochWrapNotCleared) {
+    if (header->epoch == 0) return;  // the epoch wrapped: every descriptor was cleared
+  }
+  const Desc desc(descriptors);
+  for (std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < num_tiles;
+       t += gridDim.x * blockDim.x) {
+    const protocol::Status s = protocol::tag_status(Desc::tag(desc.load(t)));
+    if (static_cast<int>(s) < static_cast<int>(last_owner_status(t))) {
+      atomicAdd(&slot[0], 1u);
+      atomicMax(&slot[1], encode_regression(t, static_cast<std::uint32_t>(s)));
+    }
+  }
+}
+
+int check_final(void* temp, std::int64_t n, std::uint32_t* slot, CUstream_st* stream) {
+  const auto tiles =
+      static_cast<std::uint32_t>((n + detail::tile_items<Config, std::uint32_t>() - 1) /
+                                 detail::tile_items<Config, std::uint32_t>());
+  device::Header* header = device::header_of(temp);
+  const int blocks = static_cast<int>(std::min<std::uint32_t>((tiles + 255) / 256, 64));
+  final_state_kernel<<<blocks, 256, 0, stream>>>(header, device::descriptors_of(header), tiles,
+                                                 slot);
+  return static_cast<int>(cudaGetLastError());
+}
+
 }  // namespace
 
 template <>
@@ -60,9 +116,13 @@ EntryRunner make_entry<kIndex>() {
   r.name = kEntry.name;
   r.agent = kStriped ? "coarsened" : "warp-lookback";
   r.in_place = kProtocol.in_place;
+  r.fallback = kProtocol.fallback;
+  r.blockidx_tiles = kProtocol.tile_id == protocol::TileIdSource::BlockIdx;
   r.tile_items = detail::tile_items<Config, std::uint32_t>();
   r.temp_bytes = &temp_bytes;
   r.run = &run;
+  r.blocks_per_sm = &blocks_per_sm;
+  r.check_final = &check_final;
   return r;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "lookback/device/temp_storage.hpp"
+#include "lookback/protocol/spec.hpp"
 #include "stress/harness.hpp"
 
 namespace lookback::stress {
@@ -29,8 +30,10 @@ T* device_alloc(std::size_t count, const char* what) {
   return static_cast<T*>(p);
 }
 
-// Per launch: mismatching elements, device error code, the tile that raised it.
-constexpr int kSlotWords = 3;
+// Per launch: mismatching elements, device error code, the tile that raised
+// it, descriptors that ended below their owner's last status, the first of
+// them (encode_regression).
+constexpr int kSlotWords = 5;
 constexpr int kMaxBatch = 256;
 constexpr int kInputs = 4;  // rotating inputs: stale descriptors of an older launch are wrong
 constexpr std::uint32_t kScratchWords = 1u << 22;
@@ -129,7 +132,42 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+std::string describe_regression(std::uint32_t count, std::uint32_t first) {
+  const auto status = static_cast<protocol::Status>(regression_status(first));
+  return std::to_string(count) + " descriptor" + (count == 1 ? "" : "s") +
+         " moved backwards (tile " + std::to_string(regression_tile(first)) + " ended at " +
+         protocol::to_string(status) + " after its owner published " +
+         (regression_tile(first) == 0 ? "its first status" : "PREFIX") + ")";
+}
+
 }  // namespace
+
+TileRange tile_range(const Knob& knob, std::int64_t tile_items, std::int64_t max_items,
+                     std::int64_t resident_blocks) {
+  TileRange r;
+  const std::int64_t room = std::max<std::int64_t>(1, max_items / tile_items);
+  if (!knob.beyond_residency) {
+    r.hi = std::max<std::int64_t>(1, std::min<std::int64_t>(knob.max_tiles, room));
+    return r;
+  }
+  if (resident_blocks <= 0) {
+    r.note = "the occupancy calculator gave no resident-block count: grids of " +
+             std::to_string(std::max<std::int64_t>(1, room / 2)) + " to " + std::to_string(room) +
+             " tiles";
+    r.lo = std::max<std::int64_t>(1, room / 2);
+    r.hi = room;
+    return r;
+  }
+  r.lo = resident_blocks + 1;
+  r.hi = std::min<std::int64_t>(room, 2 * resident_blocks + 64);
+  if (r.lo > r.hi) {
+    r.note = "grids capped at " + std::to_string(room) + " tiles, not beyond the " +
+             std::to_string(resident_blocks) + " resident blocks";
+    r.lo = std::max<std::int64_t>(1, room / 2);
+    r.hi = room;
+  }
+  return r;
+}
 
 bool gpu_available(std::string* why) {
   int count = 0;
@@ -242,6 +280,9 @@ void enqueue_scan(const EntryRunner& entry, const LaunchSite& site, const std::u
       entry.run(site.temp, site.temp_bytes, in, dst, n, perturb, watchdog, site.stream, &message);
   if (e != 0)
     throw std::runtime_error(std::string("lookback-stress: ") + entry.name + ": " + message);
+  // Before check_kernel, which reads and clears the error flag.
+  check_cuda(static_cast<cudaError_t>(entry.check_final(site.temp, n, slot + 3, site.stream)),
+             "final-state check launch");
   const int blocks = static_cast<int>(std::min<std::int64_t>((n + 1023) / 1024, 1024));
   check_kernel<<<blocks, 256, 0, site.stream>>>(dst, ref, n, device::header_of(site.temp), slot);
   check_cuda(cudaGetLastError(), "check kernel launch");
@@ -255,8 +296,11 @@ CellResult Harness::run(const EntryRunner& entry, const Knob& knob, double secon
   CellResult r;
   r.entry = entry.name;
   r.knob = knob.name;
-  const std::int64_t cap_tiles = std::max<std::int64_t>(
-      1, std::min<std::int64_t>(knob.max_tiles, s.config.max_items / entry.tile_items));
+  const std::int64_t resident =
+      static_cast<std::int64_t>(entry.blocks_per_sm()) * s.prop.multiProcessorCount;
+  const TileRange range = tile_range(knob, entry.tile_items, s.config.max_items, resident);
+  r.note = range.note;
+  const std::int64_t cap_tiles = range.hi;
   const std::size_t temp_bytes = entry.temp_bytes(cap_tiles * entry.tile_items);
   LaunchSite sites[2];
   for (int i = 0; i < (knob.concurrent ? 2 : 1); ++i)
@@ -264,11 +308,15 @@ CellResult Harness::run(const EntryRunner& entry, const Knob& knob, double secon
   const int sites_used = knob.concurrent ? 2 : 1;
 
   // Sizes: mostly a few tiles (the look-back's edge cases), sometimes many;
-  // the last tile usually partial.
-  auto draw_n = [&] {
+  // the last tile usually partial. A knob with a lower bound draws uniformly.
+  auto draw_tiles = [&]() -> std::int64_t {
+    if (range.lo > 1)
+      return range.lo + static_cast<std::int64_t>(s.rng() % (range.hi - range.lo + 1));
     const std::uint64_t u = s.rng() % 100;
     const std::int64_t hi = u < 60 ? 16 : u < 90 ? 128 : cap_tiles;
-    const std::int64_t tiles = 1 + static_cast<std::int64_t>(s.rng() % std::min(hi, cap_tiles));
+    return 1 + static_cast<std::int64_t>(s.rng() % std::min(hi, cap_tiles));
+  };
+  auto draw_n = [&](std::int64_t tiles) {
     const std::int64_t cut = static_cast<std::int64_t>(s.rng() % entry.tile_items);
     return std::max<std::int64_t>(1, tiles * entry.tile_items - cut);
   };
@@ -290,6 +338,22 @@ CellResult Harness::run(const EntryRunner& entry, const Knob& knob, double secon
           p.scratch = s.scratch;
           p.scratch_words = kScratchWords;
         }
+        const std::int64_t tiles = draw_tiles();
+        const std::int64_t n = draw_n(tiles);
+        if (knob.reverse_dispatch && entry.blockidx_tiles) {
+          // Tile = tiles - 1 - blockIdx: the last-first dispatch order. A
+          // ticket is drawn in arrival order, so ticket variants keep theirs.
+          p.tile_map = device::TileMap::Reversed;
+          p.map_window = 0;
+        }
+        if (knob.starve && tiles >= 2) {
+          p.starve_tile =
+              static_cast<std::uint32_t>(s.rng() % static_cast<std::uint64_t>(tiles - 1));
+          p.starve_done = &device::header_of(sites[site].temp)->done;
+          p.starve_until_done = static_cast<std::uint32_t>(tiles - 1);
+        } else {
+          p.starve_tile = device::kNoTile;
+        }
         if (site == 0 && knob.hogs()) {
           // The hogs start when the previous scan is done, with this one.
           check_cuda(cudaEventRecord(s.mark, s.main), "event");
@@ -304,7 +368,6 @@ CellResult Harness::run(const EntryRunner& entry, const Knob& knob, double secon
           check_cuda(cudaGetLastError(), "hog launch");
         }
         const int input = static_cast<int>(s.rng() % kInputs);
-        const std::int64_t n = draw_n();
         const int slot = site * kMaxBatch + j;
         sizes[slot] = n;
         enqueue_scan(entry, sites[site], s.in[input], s.ref[input], n, p, s.config.watchdog_rounds,
@@ -318,22 +381,26 @@ CellResult Harness::run(const EntryRunner& entry, const Knob& knob, double secon
     for (int site = 0; site < sites_used; ++site) {
       for (int j = 0; j < count; ++j) {
         const std::uint32_t* w = &slots[(site * kMaxBatch + j) * kSlotWords];
-        const bool wrong = w[0] != 0, tripped = w[1] == 1, other = w[1] > 1;
+        const bool wrong = w[0] != 0, tripped = w[1] == 1, other = w[1] > 1, regressed = w[3] != 0;
         r.wrong_launches += wrong;
         r.watchdog_trips += tripped;
         r.other_errors += other;
-        if ((wrong || w[1] != 0) && r.first_failure.empty()) {
+        r.status_regressions += regressed;
+        if ((wrong || w[1] != 0 || regressed) && r.first_failure.empty()) {
           const std::int64_t n = sizes[site * kMaxBatch + j];
           r.first_failure_seconds = seconds_since(t0);
-          r.first_failure =
-              "n=" + std::to_string(n) + " (" +
-              std::to_string((n + entry.tile_items - 1) / entry.tile_items) +
-              " tiles): " + (wrong ? std::to_string(w[0]) + " wrong elements" : std::string()) +
-              (wrong && w[1] ? ", " : "") +
-              (tripped ? "watchdog expired in tile " + std::to_string(w[2])
-               : other
-                   ? "device error " + std::to_string(w[1]) + " (tile " + std::to_string(w[2]) + ")"
-                   : std::string());
+          std::vector<std::string> what;
+          if (wrong) what.push_back(std::to_string(w[0]) + " wrong elements");
+          if (tripped) what.push_back("watchdog expired in tile " + std::to_string(w[2]));
+          if (other)
+            what.push_back("device error " + std::to_string(w[1]) + " (tile " +
+                           std::to_string(w[2]) + ")");
+          if (regressed) what.push_back(describe_regression(w[3], w[4]));
+          r.first_failure = "n=" + std::to_string(n) + " (" +
+                            std::to_string((n + entry.tile_items - 1) / entry.tile_items) +
+                            " tiles): ";
+          for (std::size_t i = 0; i < what.size(); ++i)
+            r.first_failure += (i ? ", " : "") + what[i];
         }
       }
     }
@@ -358,7 +425,7 @@ double Harness::throughput(const EntryRunner& entry, std::int64_t n, int reps) {
   std::uint32_t slot[kSlotWords];
   check_cuda(cudaMemcpy(slot, s.slots, sizeof slot, cudaMemcpyDeviceToHost), "slots");
   clear(s.slots, sizeof slot);
-  if (slot[0] != 0 || slot[1] != 0)
+  if (slot[0] != 0 || slot[1] != 0 || slot[3] != 0)
     throw std::runtime_error(std::string("lookback-stress: throughput run of ") + entry.name +
                              " gave a wrong result");
   cudaEvent_t a, b;

@@ -16,6 +16,7 @@ Knob delays() {
   k.perturb.delay_ns[0] = 4000;  // before AGGREGATE
   k.perturb.delay_ns[1] = 500;   // per look-back window read
   k.perturb.delay_ns[2] = 4000;  // before PREFIX
+  k.perturb.delay_ns[3] = 4000;  // fallback: between reducing and publishing
   return k;
 }
 Knob reversed() {
@@ -82,12 +83,72 @@ Knob chaos() {
   k.concurrent = true;
   return k;
 }
+// fallback-plain-store publishes with a plain store; it does harm only when
+// that store lands after the owner's PREFIX (the status moves back to
+// AGGREGATE). That needs the owner to resume and publish both statuses
+// between the moment a waiter gives up on it (after its spin bound) and the
+// moment the waiter's fallback publishes: long random owner stalls before
+// AGGREGATE, and a long random delay between the fallback's reduction and
+// its publish. The correct fallback's CAS then fails and adopts the owner's
+// word; the validating in-place one discards its reduction.
+Knob fallback_race() {
+  Knob k{"fallback-race",
+         "25% of tiles sleep up to 150 us before AGGREGATE; a fallback sleeps up to 100 us "
+         "between reducing a predecessor and publishing it (25%)"};
+  k.perturb.delay_chance = 25 * kPercent;
+  k.perturb.delay_ns[static_cast<int>(device::PerturbPoint::BeforeAggregate)] = 150000;
+  k.perturb.delay_ns[static_cast<int>(device::PerturbPoint::BeforeFallbackPublish)] = 100000;
+  return k;
+}
+// fallback-unbounded-spin waits on a stalled predecessor like a plain
+// look-back: a tile whose block does not run until everyone else is done
+// makes its successors wait until their watchdog trips, while the correct
+// fallback reduces the tile itself and finishes.
+Knob starved() {
+  Knob k{"starved-tile",
+         "one tile per launch waits before publishing until all other blocks have finished "
+         "(at most 1 s); fallback family only"};
+  k.starve = true;
+  k.perturb.starve_ns = 1'000'000'000;
+  k.fallback_only = true;
+  return k;
+}
+// blockidx-tile-id waits on tiles of blocks that are not yet resident when
+// the dispatch order differs from blockIdx order and the grid exceeds the
+// resident blocks: the first wave of blocks then holds only high tiles.
+Knob dispatch_reversed() {
+  Knob k{"dispatch-reversed",
+         "blocks dispatched last-first (tile = tiles-1-blockIdx for blockIdx variants; tickets "
+         "unaffected), grids beyond the resident blocks, occupancy hogs"};
+  k.reverse_dispatch = true;
+  k.beyond_residency = true;
+  k.hog_blocks_per_sm = 1;
+  k.hog_ns = 40000;
+  return k;
+}
 }  // namespace
 
 std::vector<Knob> default_knobs() {
-  return {none(),      delays(),     reversed(), shuffled(),
-          blocking(),  hogs(),       memory(),   descriptor_readers(),
-          prestress(), concurrent(), chaos()};
+  return {none(),      delays(),
+          reversed(),  shuffled(),
+          blocking(),  hogs(),
+          memory(),    descriptor_readers(),
+          prestress(), concurrent(),
+          chaos(),     fallback_race(),
+          starved(),   dispatch_reversed()};
+}
+
+const Knob* find_knob(const std::vector<Knob>& knobs, const std::string& name) {
+  for (const auto& k : knobs)
+    if (k.name == name) return &k;
+  return nullptr;
+}
+
+std::string knob_names(const std::vector<Knob>& knobs) {
+  std::string out;
+  for (const auto& k : knobs)
+    out += (out.empty() ? "" : ", ") + k.name;
+  return out;
 }
 
 std::string describe_parameters(const Knob& k) {
@@ -95,13 +156,17 @@ std::string describe_parameters(const Knob& k) {
   const auto& p = k.perturb;
   const char* maps[] = {"identity", "reversed", "shuffled"};
   os << "delay_chance=" << p.delay_chance << "/65536 delay_ns=" << p.delay_ns[0] << ","
-     << p.delay_ns[1] << "," << p.delay_ns[2] << " stall_ns=" << p.stall_ns
+     << p.delay_ns[1] << "," << p.delay_ns[2] << "," << p.delay_ns[3] << " stall_ns=" << p.stall_ns
      << " stall_chance=" << p.stall_chance << "/65536 stall_every=" << p.stall_every
      << " tile_map=" << maps[static_cast<int>(p.tile_map)] << " map_window=" << p.map_window
      << " prestress_rounds=" << p.prestress_rounds << " hog_blocks_per_sm=" << k.hog_blocks_per_sm
      << " hog_ns=" << k.hog_ns << " memory_stress=" << (k.memory_stress ? 1 : 0)
      << " descriptor_readers=" << (k.descriptor_readers ? 1 : 0)
-     << " concurrent=" << (k.concurrent ? 1 : 0) << " max_tiles=" << k.max_tiles;
+     << " concurrent=" << (k.concurrent ? 1 : 0) << " max_tiles=" << k.max_tiles
+     << " starve=" << (k.starve ? 1 : 0) << " starve_ns=" << p.starve_ns
+     << " reverse_dispatch=" << (k.reverse_dispatch ? 1 : 0)
+     << " beyond_residency=" << (k.beyond_residency ? 1 : 0)
+     << " fallback_only=" << (k.fallback_only ? 1 : 0);
   return os.str();
 }
 

@@ -1,9 +1,10 @@
 // lookback-stress: what this GPU lets through. Runs the correct variants
-// under every knob (must be 0 failures), the mutant kill matrix, the litmus
-// probes and a throughput check, and writes DIR/report.md and
-// DIR/report.json. Exit codes: 0 every correct variant clean, 1 a correct
-// variant failed (or the run itself failed: a CUDA error), 2 usage error or
-// no usable GPU.
+// under every knob (must be 0 failures), the mutant kill matrix with the
+// reproducibility of each kill, the litmus probes and a throughput check, and
+// writes DIR/report.md, DIR/report.json and the plots. Exit codes: 0 every correct variant clean, 1
+// a correct variant failed (or the run itself failed: a CUDA error), 2 usage error or no usable
+// GPU.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -20,6 +21,7 @@
 
 #include "lookback/model/verdict.hpp"
 #include "lookback/protocol/catalogue.hpp"
+#include "stress/cli.hpp"
 #include "stress/entries.hpp"
 #include "stress/harness.hpp"
 #include "stress/litmus_probe.hpp"
@@ -29,81 +31,6 @@ namespace {
 
 using namespace lookback;
 using namespace lookback::stress;
-
-constexpr const char* kUsage =
-    "usage: lookback-stress --report DIR [options]\n"
-    "  --report DIR       write DIR/report.md and DIR/report.json (required)\n"
-    "  --budget SECONDS   total time budget (default 300)\n"
-    "  --seed N           random seed (default 1)\n"
-    "  --watchdog ROUNDS  wait-loop bound of the stress kernels (default 200000)\n"
-    "  --only NAME        run only this catalogue entry (repeatable)\n"
-    "  --no-model         do not run the model checker for the mutant verdicts\n"
-    "Budget split: 55% correct variants, 30% mutants, 10% litmus probes, the rest "
-    "throughput.\n";
-
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-struct Args {
-  std::string report;
-  double budget = 300;
-  std::uint32_t seed = 1;
-  std::uint32_t watchdog = 200000;
-  std::vector<std::string> only;
-  bool model = true;
-  std::string command;
-};
-
-double parse_number(const std::string& flag, const std::string& v, double lo, double hi) {
-  std::size_t used = 0;
-  double x = 0;
-  try {
-    x = std::stod(v, &used);
-  } catch (...) {
-    used = 0;
-  }
-  if (used != v.size() || !(x >= lo && x <= hi))
-    throw UsageError(flag + " wants a number in [" + std::to_string(lo) + ", " +
-                     std::to_string(hi) + "], got '" + v + "'");
-  return x;
-}
-
-Args parse(int argc, char** argv) {
-  Args a;
-  a.command = "lookback-stress";
-  for (int i = 1; i < argc; ++i)
-    a.command += std::string(" ") + argv[i];
-  for (int i = 1; i < argc; ++i) {
-    const std::string f = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw UsageError(f + " needs a value");
-      return argv[++i];
-    };
-    if (f == "--report")
-      a.report = value();
-    else if (f == "--budget")
-      a.budget = parse_number(f, value(), 1, 86400);
-    else if (f == "--seed")
-      a.seed = static_cast<std::uint32_t>(parse_number(f, value(), 0, 4294967295.0));
-    else if (f == "--watchdog")
-      a.watchdog = static_cast<std::uint32_t>(parse_number(f, value(), 1000, 1e9));
-    else if (f == "--only") {
-      const std::string name = value();
-      if (!protocol::find_variant(name))
-        throw UsageError("no catalogue entry named '" + name + "'");
-      a.only.push_back(name);
-    } else if (f == "--no-model")
-      a.model = false;
-    else if (f == "--help" || f == "-h") {
-      std::cout << kUsage;
-      std::exit(0);
-    } else
-      throw UsageError("unknown option '" + f + "'");
-  }
-  if (a.report.empty()) throw UsageError("--report DIR is required");
-  return a;
-}
 
 std::string now_utc() {
   const std::time_t t = std::time(nullptr);
@@ -136,17 +63,38 @@ std::string runtime_version() {
   return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
 }
 
-// The model's verdict on each mutant, computed on the CPU while the GPU works.
-std::map<std::string, std::pair<bool, std::string>> model_verdicts(
-    const std::vector<std::string>& names) {
-  std::map<std::string, std::pair<bool, std::string>> out;
+// The model's verdicts on each mutant, computed on the CPU while the GPU
+// works: under the PTX model (the verdict) and under sequential consistency
+// (interleavings only: what classifies the flaw).
+struct ModelVerdict {
+  bool killed = false;  // its expected property violated (PTX)
+  std::string text;     // "killed: <properties>" / "not killed"
+  std::string sc_text;
+  std::vector<std::string> sc_violated;
+};
+
+std::string verdict_text(const std::vector<protocol::Property>& violated) {
+  std::string text;
+  for (auto p : violated)
+    text += (text.empty() ? "" : ", ") + std::string(protocol::to_string(p));
+  return text.empty() ? "not killed" : "killed: " + text;
+}
+
+std::map<std::string, ModelVerdict> model_verdicts(const std::vector<std::string>& names) {
+  std::map<std::string, ModelVerdict> out;
   for (const auto& name : names) {
     const auto v = protocol::find_variant(name);
-    const model::CheckRun run = model::check_variant(*v, model::Settings{});
-    std::string text;
-    for (auto p : run.violated())
-      text += (text.empty() ? "" : ", ") + std::string(protocol::to_string(p));
-    out[name] = {run.as_expected(), text.empty() ? "not killed" : "killed: " + text};
+    ModelVerdict mv;
+    const model::CheckRun ptx = model::check_variant(*v, model::Settings{});
+    mv.killed = ptx.as_expected();
+    mv.text = verdict_text(ptx.violated());
+    model::Settings sc;
+    sc.model = model::MemoryModel::Sc;
+    const model::CheckRun interleavings = model::check_variant(*v, sc);
+    mv.sc_text = verdict_text(interleavings.violated());
+    for (auto p : interleavings.violated())
+      mv.sc_violated.push_back(protocol::to_string(p));
+    out[name] = std::move(mv);
   }
   return out;
 }
@@ -174,6 +122,7 @@ int run(const Args& args) {
   hc.seed = args.seed;
   hc.watchdog_rounds = args.watchdog;
   Harness harness(hc);
+  const BudgetSplit split;
 
   Report r;
   r.command = args.command;
@@ -185,7 +134,7 @@ int run(const Args& args) {
   r.seed = args.seed;
   r.budget_seconds = args.budget;
   r.watchdog_rounds = args.watchdog;
-  r.knobs = default_knobs();
+  r.knobs = selected_knobs(args.knobs);
 
   std::vector<EntryRunner> production, mutants;
   for (const auto& e : all_entries()) {
@@ -196,20 +145,31 @@ int run(const Args& args) {
   std::vector<std::string> mutant_names;
   for (const auto& m : mutants)
     mutant_names.push_back(m.name);
-  std::future<std::map<std::string, std::pair<bool, std::string>>> verdicts;
+  std::future<std::map<std::string, ModelVerdict>> verdicts;
   if (args.model) verdicts = std::async(std::launch::async, model_verdicts, mutant_names);
 
   std::cout << "lookback-stress on " << r.gpu << " (" << r.sm_count << " SMs), budget "
-            << args.budget << " s, seed " << args.seed << "\n";
+            << args.budget << " s, seed " << args.seed << ", knobs: " << knob_names(r.knobs)
+            << "\n";
 
-  // 1. Correct variants under every knob.
-  const double correct_budget = args.budget * (mutants.empty() ? 0.85 : 0.55);
-  const std::size_t cells = production.size() * r.knobs.size();
+  auto applicable = [&](const EntryRunner& e) {
+    std::vector<const Knob*> out;
+    for (const auto& k : r.knobs)
+      if (k.applies_to(e.fallback)) out.push_back(&k);
+    return out;
+  };
+
+  // 1. Correct variants under every knob that applies.
+  const double correct_budget =
+      args.budget * (mutants.empty() ? split.correct + split.mutants : split.correct);
+  std::size_t cells = 0;
+  for (const auto& e : production)
+    cells += applicable(e).size();
   for (const auto& e : production) {
-    for (const auto& k : r.knobs) {
+    for (const Knob* k : applicable(e)) {
       CellResult c =
-          harness.run(e, k, correct_budget / static_cast<double>(cells), UINT64_MAX, false);
-      std::printf("  correct  %-18s %-16s %9llu launches  %s\n", e.name, k.name.c_str(),
+          harness.run(e, *k, correct_budget / static_cast<double>(cells), UINT64_MAX, false);
+      std::printf("  correct  %-18s %-18s %9llu launches  %s\n", e.name, k->name.c_str(),
                   static_cast<unsigned long long>(c.launches),
                   c.failures() ? ("FAILED: " + c.first_failure).c_str() : "ok");
       std::fflush(stdout);
@@ -217,42 +177,72 @@ int run(const Args& args) {
     }
   }
 
-  // 2. Mutant kill matrix.
-  const double per_mutant =
-      mutants.empty() ? 0 : args.budget * 0.30 / static_cast<double>(mutants.size());
-  for (const auto& e : mutants) {
+  // 2. Mutant kill matrix: a pass over the knobs (half of a mutant's share),
+  // then, if killed, independent trials under the fastest knob; if not, a
+  // second pass that stops at the first failure.
+  const double mutant_budget = production.empty() ? args.budget * (split.correct + split.mutants)
+                                                  : args.budget * split.mutants;
+  const double mutants_start = elapsed();
+  for (std::size_t mi = 0; mi < mutants.size(); ++mi) {
+    const EntryRunner& e = mutants[mi];
+    const double share = std::max(1.0, (mutant_budget - (elapsed() - mutants_start)) /
+                                           static_cast<double>(mutants.size() - mi));
+    const double m_start = elapsed();
+    auto left = [&] { return share - (elapsed() - m_start); };
     MutantResult m;
     m.name = e.name;
     m.expected_property = protocol::to_string(protocol::kCatalogue[e.index].expected);
-    const double slice = per_mutant * 0.6 / static_cast<double>(r.knobs.size());
-    double spent = 0;
-    for (const auto& k : r.knobs) {
-      CellResult c = harness.run(e, k, slice, UINT64_MAX, true);
-      const bool killed = c.failures() > 0;
-      if (killed) {
+    const auto knobs = applicable(e);
+    double spent = 0;  // stress seconds over the cells so far
+    auto record = [&](const CellResult& c) {
+      if (c.failures() > 0 && !m.gpu_killed) {
         m.gpu_killed = true;
-        m.first_knob = k.name;
+        m.first_knob = c.knob;
         m.time_to_first_kill = spent + c.first_failure_seconds;
         m.first_failure = c.first_failure;
       }
       spent += c.seconds;
+    };
+    const double slice = share * 0.5 / static_cast<double>(knobs.size());
+    for (const Knob* k : knobs) {
+      CellResult c = harness.run(e, *k, slice, UINT64_MAX, false);
+      record(c);
       m.tries.push_back(std::move(c));
-      if (killed) break;
+    }
+    if (!m.gpu_killed) {
+      const double slice2 = std::max(0.05, left() / static_cast<double>(knobs.size()));
+      for (const Knob* k : knobs) {
+        CellResult c = harness.run(e, *k, slice2, UINT64_MAX, true);
+        record(c);
+        m.extra_tries.push_back(std::move(c));
+        if (m.gpu_killed) break;
+      }
     }
     if (m.gpu_killed) {
-      // The rate: the first killing knob for the rest of this mutant's time.
-      const Knob& k = *std::find_if(r.knobs.begin(), r.knobs.end(),
-                                    [&](const Knob& x) { return x.name == m.first_knob; });
-      const CellResult c = harness.run(e, k, std::max(1.0, per_mutant - spent), UINT64_MAX, false);
-      m.rate_launches = c.launches;
-      m.rate_failures = c.failures();
-      m.rate_seconds = c.seconds;
+      m.trial_knob = m.best_knob().empty() ? m.first_knob : m.best_knob();
+      const Knob& k = *find_knob(r.knobs, m.trial_knob);
+      const double trial_time = std::max(1.0, left());
+      m.trial_cap_seconds = std::clamp(trial_time / 5, 0.25, 10.0);
+      const double trials_start = elapsed();
+      while (static_cast<int>(m.trials.size()) < args.max_trials) {
+        const double remaining = trial_time - (elapsed() - trials_start);
+        if (remaining < 0.05) break;
+        const CellResult c =
+            harness.run(e, k, std::min(m.trial_cap_seconds, remaining), UINT64_MAX, true);
+        const bool killed = c.failures() > 0;
+        m.trials.push_back({killed, killed ? c.first_failure_seconds : c.seconds, c.launches});
+      }
     }
-    std::printf(
-        "  mutant   %-30s %s%s\n", e.name, m.gpu_killed ? "killed by " : "not killed",
-        m.gpu_killed
-            ? (m.first_knob + " after " + std::to_string(m.time_to_first_kill) + " s").c_str()
-            : "");
+    const KillEstimate est = m.estimate();
+    if (m.gpu_killed)
+      std::printf(
+          "  mutant   %-30s killed by %s after %.4f s; trials under %s: %d/%d killed, "
+          "%.3g kills/s, P(kill in 60 s) = %.3f [%.3f, %.3f]\n",
+          e.name, m.first_knob.c_str(), m.time_to_first_kill, m.trial_knob.c_str(), est.killed,
+          est.trials, est.rate, est.p, est.p_low, est.p_high);
+    else
+      std::printf("  mutant   %-30s not killed (%llu launches, %.1f s)\n", e.name,
+                  static_cast<unsigned long long>(m.launches()), m.seconds());
     std::fflush(stdout);
     r.mutants.push_back(std::move(m));
   }
@@ -263,7 +253,7 @@ int run(const Args& args) {
     for (auto shape : shapes) {
       LitmusProbeConfig lc;
       lc.seed = args.seed;
-      lc.budget_seconds = args.budget * 0.10 / static_cast<double>(shapes.size());
+      lc.budget_seconds = args.budget * split.litmus / static_cast<double>(shapes.size());
       lc.instances = 100'000'000;  // as many as the budget allows
       const LitmusProbeResult l = run_litmus_probe(shape, lc);
       r.litmus.push_back(
@@ -286,9 +276,11 @@ int run(const Args& args) {
   if (args.model) {
     const auto v = verdicts.get();
     for (auto& m : r.mutants) {
-      const auto it = v.find(m.name);
-      m.model_killed = it->second.first;
-      m.model_verdict = it->second.second;
+      const ModelVerdict& mv = v.at(m.name);
+      m.model_killed = mv.killed;
+      m.model_verdict = mv.text;
+      m.model_sc_verdict = mv.sc_text;
+      m.flaw = classify_flaw(mv.killed, mv.sc_violated);
     }
   } else {
     for (auto& m : r.mutants)
@@ -296,6 +288,8 @@ int run(const Args& args) {
   }
   r.elapsed_seconds = elapsed();
 
+  r.plots = write_plots(args.report, r, args.plots);
+  if (!r.plots.note.empty()) std::cout << r.plots.note << "\n";
   {
     std::ofstream md(std::filesystem::path(args.report) / "report.md");
     write_markdown(md, r);
@@ -313,9 +307,14 @@ int run(const Args& args) {
 
 int main(int argc, char** argv) {
   try {
-    return run(parse(argc, argv));
+    const Args args = parse_args(std::vector<std::string>(argv, argv + argc));
+    if (args.help) {
+      std::cout << usage();
+      return 0;
+    }
+    return run(args);
   } catch (const UsageError& e) {
-    std::cerr << "lookback-stress: " << e.what() << "\n" << kUsage;
+    std::cerr << "lookback-stress: " << e.what() << "\n" << usage();
     return 2;
   } catch (const std::exception& e) {
     std::cerr << e.what() << "\n";

@@ -2,6 +2,7 @@
 // harshest knob, and mutants whose flaw shows on every schedule are killed.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 
 #include "stress/entries.hpp"
@@ -39,6 +40,7 @@ TEST_F(StressGpu, CorrectVariantsSurviveEveryKnobBriefly) {
   for (const char* name :
        {"warp-lookback", "coarsened", "fallback", "fallback-inplace", "fenced-lookback"}) {
     for (const auto& k : default_knobs()) {
+      if (!k.applies_to(entry(name).fallback)) continue;
       const CellResult r = h.run(entry(name), k, 0.3, 2000, false);
       EXPECT_GT(r.launches, 0u) << name << " / " << k.name;
       EXPECT_EQ(r.failures(), 0u) << name << " / " << k.name << ": " << r.first_failure;
@@ -52,6 +54,42 @@ TEST_F(StressGpu, MutantsThatFailOnEverySchedulePrettyMuchAreKilled) {
        {"stop-at-aggregate", "prefix-before-lookback", "tile0-aggregate", "no-reset"}) {
     const CellResult r = h.run(entry(name), knob("none"), 10.0, 100000, true);
     EXPECT_GT(r.failures(), 0u) << name << " survived " << r.launches << " launches";
+  }
+}
+
+// The targeted knobs kill what they aim at, and only that: the correct
+// variants under the same knob stay clean.
+TEST_F(StressGpu, StarvedTileTripsTheUnboundedSpinButNotTheFallback) {
+  Harness h(HarnessConfig{});
+  const CellResult bad =
+      h.run(entry("fallback-unbounded-spin"), knob("starved-tile"), 20.0, 64, true);
+  EXPECT_GT(bad.watchdog_trips, 0u) << bad.launches << " launches";
+  for (const char* name : {"fallback", "fallback-inplace"}) {
+    const CellResult ok = h.run(entry(name), knob("starved-tile"), 2.0, 400, false);
+    EXPECT_GT(ok.launches, 0u) << name;
+    EXPECT_EQ(ok.failures(), 0u) << name << ": " << ok.first_failure;
+  }
+}
+
+TEST_F(StressGpu, DispatchReversedHangsBlockIdxTilesButNotTickets) {
+  Harness h(HarnessConfig{});
+  const CellResult bad =
+      h.run(entry("blockidx-tile-id"), knob("dispatch-reversed"), 20.0, 64, true);
+  EXPECT_TRUE(bad.note.empty()) << bad.note;
+  EXPECT_GT(bad.watchdog_trips, 0u) << bad.launches << " launches";
+  const CellResult ok = h.run(entry("warp-lookback"), knob("dispatch-reversed"), 2.0, 200, false);
+  EXPECT_GT(ok.launches, 0u);
+  EXPECT_EQ(ok.failures(), 0u) << ok.first_failure;
+}
+
+TEST_F(StressGpu, FallbackRaceMovesAPlainStoreStatusBackwards) {
+  Harness h(HarnessConfig{});
+  const CellResult bad =
+      h.run(entry("fallback-plain-store"), knob("fallback-race"), 30.0, UINT64_MAX, true);
+  EXPECT_GT(bad.status_regressions, 0u) << bad.launches << " launches";
+  for (const char* name : {"fallback", "fallback-inplace"}) {
+    const CellResult ok = h.run(entry(name), knob("fallback-race"), 2.0, UINT64_MAX, false);
+    EXPECT_EQ(ok.failures(), 0u) << name << ": " << ok.first_failure;
   }
 }
 

@@ -23,15 +23,39 @@ struct CellResult {
   double seconds = 0;
   double first_failure_seconds = -1;  // since the cell started; -1: none
   std::string first_failure;          // what it was (launch size, element, values)
+  // Launches that raised no device error but left a descriptor below the
+  // status its owner published last: the status moved backwards
+  // (EntryRunner::check_final).
+  std::uint64_t status_regressions = 0;
+  std::string note;  // e.g. why a knob could not do all it says
 
-  std::uint64_t failures() const { return wrong_launches + watchdog_trips + other_errors; }
+  // Failure events (a launch can show more than one kind).
+  std::uint64_t failures() const {
+    return wrong_launches + watchdog_trips + other_errors + status_regressions;
+  }
+  double failures_per_second() const {
+    return seconds > 0 ? static_cast<double>(failures()) / seconds : 0;
+  }
 };
 
 struct HarnessConfig {
   std::uint32_t seed = 1;
   std::uint32_t watchdog_rounds = 200000;  // every wait loop gives up after this many rounds
-  std::int64_t max_items = std::int64_t{1} << 23;  // buffer capacity (u32 elements)
+  // Buffer capacity (u32 elements): room for grids beyond the resident
+  // blocks of every kernel (knob dispatch-reversed).
+  std::int64_t max_items = std::int64_t{1} << 24;
 };
+
+// Tile counts a launch of `entry` may draw under `knob`: [lo, hi].
+// `resident_blocks`: the kernel's blocks resident at once on the whole GPU
+// (beyond_residency knobs draw grids larger than that, as far as `max_items`
+// allows; `note` says so when it does not).
+struct TileRange {
+  std::int64_t lo = 1, hi = 1;
+  std::string note;
+};
+TileRange tile_range(const Knob& knob, std::int64_t tile_items, std::int64_t max_items,
+                     std::int64_t resident_blocks);
 
 class Harness {
  public:

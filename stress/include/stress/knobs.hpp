@@ -36,16 +36,45 @@ struct Knob {
   bool concurrent = false;
   // Largest tile count a launch draws (sizes are random up to it).
   std::uint32_t max_tiles = 512;
+  // Starvation: in every launch of two or more tiles one random tile (not the
+  // last) waits before publishing its aggregate until every other block has
+  // finished, bounded by perturb.starve_ns (the harness picks the tile and
+  // points the kernel at the launch's finished-blocks counter). Only a
+  // wait-free variant survives it: such a knob is fallback_only.
+  bool starve = false;
+  // Reversed dispatch: tile = num_tiles - 1 - blockIdx.x for variants whose
+  // tile id is blockIdx.x, as if the hardware dispatched blocks last-first
+  // (any order is allowed: OBE). A ticket is drawn in arrival order, so for a
+  // ticket variant the dispatch order changes nothing and the map is identity.
+  bool reverse_dispatch = false;
+  // Grids larger than the kernel's resident blocks (occupancy calculator, all
+  // SMs): tile counts drawn in (resident, 2 * resident + 64], as far as the
+  // buffers allow, instead of up to max_tiles.
+  bool beyond_residency = false;
+  // Runs on the fallback family only (every other variant needs its
+  // predecessors to make progress, by design).
+  bool fallback_only = false;
 
   bool needs_scratch() const { return memory_stress || perturb.prestress_rounds != 0; }
   bool hogs() const { return hog_blocks_per_sm > 0; }
+  bool applies_to(bool fallback_family) const { return !fallback_only || fallback_family; }
 };
 
 // The knobs, in the order the mutant kill matrix tries them: "none" first
-// (no perturbation), then one mechanism at a time, then all together.
-// Every knob is safe for a correct ticket-ordered variant: tile maps only
-// permute inside windows of 32 tiles, and every stall and hog is bounded.
+// (no perturbation), then one mechanism at a time, then all of those
+// together ("chaos"), then the targeted knobs, each aimed at one schedule
+// that a class of flaws needs (fallback-race, starved-tile,
+// dispatch-reversed). Every knob is safe for the correct variants it applies
+// to: tile maps of ticket variants only permute inside windows of 32 tiles,
+// every stall and hog is bounded, and starvation runs only on the wait-free
+// fallback family.
 std::vector<Knob> default_knobs();
+
+// The knob named `name` among default_knobs() (nullptr if none).
+const Knob* find_knob(const std::vector<Knob>& knobs, const std::string& name);
+
+// Knob names as one comma-separated list (usage and error messages).
+std::string knob_names(const std::vector<Knob>& knobs);
 
 // One line per parameter of a knob, "key=value" (for the report).
 std::string describe_parameters(const Knob& k);
