@@ -56,9 +56,12 @@ bool CheckRun::complete() const {
   return std::all_of(runs.begin(), runs.end(), [](const auto& r) { return r.result.complete; });
 }
 
-int default_tiles(const Protocol& p, Layout layout, int launches) {
+int default_tiles(const Protocol& p, Kind kind, Layout layout, int launches) {
   if (launches > 1) return kDefaultReuseTiles;
-  if (p.fallback && (p.in_place || layout == Layout::Split)) return kDefaultFallbackTiles;
+  if (!p.fallback) return kDefaultTiles;
+  const bool mutant = kind == Kind::Mutant;
+  if (p.in_place && layout == Layout::Split) return kDefaultFallbackTiles;
+  if (mutant && (p.in_place || layout == Layout::Split)) return kDefaultFallbackTiles;
   return kDefaultTiles;
 }
 
@@ -93,7 +96,7 @@ CheckRun check_variant(const NamedVariant& v, const Settings& s) {
       InstanceRun run;
       run.instance.layout = layout;
       run.instance.launches = launches;
-      run.instance.tiles = s.tiles.value_or(default_tiles(p, layout, launches));
+      run.instance.tiles = s.tiles.value_or(default_tiles(p, v.kind, layout, launches));
       run.instance.window = s.window.value_or(kDefaultWindow);
       run.instance.resident = s.resident.value_or(0);
       run.protocol = p;

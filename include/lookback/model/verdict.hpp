@@ -54,15 +54,17 @@ struct CheckRun {
 inline constexpr int kDefaultTiles = 4;
 inline constexpr int kDefaultWindow = 2;
 inline constexpr int kDefaultReuseTiles = 3;  // per check with two launches
-// The fallback has the largest state spaces: in place (strong data accesses
-// and re-validation reads interleave with everything) a 4-tile check takes
-// over a minute, and on the split layout (value words and a status CAS that
-// every waiter may race on) over ten; packed, not in place, it takes under a
-// second. --all checks the slow ones at 3 tiles (a 4-tile run is one flag
-// away: --tiles 4).
+// The fallback has the largest state spaces. Production fallbacks run at
+// kDefaultTiles, except in place on the split layout: there a fallback's
+// value-word store follows its validation fence, so which store a reader
+// takes is not interchangeable (models/src/interchangeable.hpp) and a 4-tile
+// check takes over 10 minutes. Fallback mutants on the split layout or in
+// place also stay at 3 tiles, where each is killed in about a second (at 4
+// some take over 10 s). A 4-tile run is one flag away: --tiles 4.
 inline constexpr int kDefaultFallbackTiles = 3;
 
-int default_tiles(const protocol::Protocol& p, protocol::Layout layout, int launches);
+int default_tiles(const protocol::Protocol& p, protocol::Kind kind, protocol::Layout layout,
+                  int launches);
 
 CheckRun check_variant(const protocol::NamedVariant& v, const Settings& s);
 
