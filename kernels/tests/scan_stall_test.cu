@@ -49,7 +49,7 @@ TEST(ScanStall, FallbackTakesFallbacksInPlace) {
   const auto s = stalled_scan<InstrumentedFallback, std::uint32_t>(true, Kind::Exclusive, 200000);
   EXPECT_GT(s.fallbacks, 0u);
 }
-TEST(ScanStall, FallbackAffineInPlaceSplitLayout) {
+TEST(ScanStall, FallbackAffineInPlacePacked128) {
   LOOKBACK_REQUIRE_GPU();
   const auto s =
       stalled_scan<InstrumentedFallback, lookback::Affine>(true, Kind::Inclusive, 200000);

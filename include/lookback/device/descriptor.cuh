@@ -1,29 +1,31 @@
 // Tile descriptors: the two layouts of the spec, generated from a Protocol.
 // Every access uses the order the spec names for it (memory_order.cuh).
 //
-//   Packed (values of <= 4 bytes): one 64-bit word, protocol::pack64():
-//       [ value bits | epoch | status ]; a reader can never pair a status with
-//       another write's value.
-//   Split (everything else): a 32-bit status tag (protocol::encode_tag) plus
+//   Packed (values of <= 8 bytes): one atomic word holding tag and value, so
+//       a reader can never pair a status with another write's value:
+//       - values of <= 4 bytes: a 64-bit word, protocol::pack64()
+//         [ value bits | epoch | status ], accessed through libcu++;
+//       - values of 5..8 bytes: a 16-byte word, protocol::pack128()
+//         [ value bits (64) | 0 (32) | epoch | status ], accessed with one
+//         ld/st/atom.cas .b128 in inline PTX (atomic128.cuh; sm_90), because
+//         libcu++'s 128-bit cuda::atomic_ref is broken in CCCL 3.0.1.
+//       For the model both are the packed layout: one location, every access
+//       a single atomic one.
+//   Split (values of more than 8 bytes, and variants that force
+//       Layout::Split): a 32-bit status tag (protocol::encode_tag) plus
 //       value words: one for the aggregate and one for the inclusive prefix
 //       (split_value_words(P) == 2), so publishing PREFIX never overwrites the
 //       aggregate a reader of the older AGGREGATE status may still take.
 //       Writer: value word(s), P.publish_fence, tag with P.publish_order.
 //       Reader: tag with P.lookback_order, P.lookback_fence, then value word.
-//
-// 8-byte values in a 16-byte packed word: not used. libcu++ in CUDA 13.0
-// (CCCL 3.0.1) generates wrong code for 128-bit cuda::atomic_ref: the b128
-// load's PTX has its operands reversed (ptxas: "Arguments mismatch for
-// instruction 'ld'"), the b128 store moves an uninitialised register into the
-// stored value, and compare_exchange does not compile (__dst.x vs __dst.__x).
-// So 8-byte values use the split layout, also in the fallback variant, whose
-// monotone CAS then acts on the status tag (see SplitDescriptor::cas_publish).
+//       The fallback's monotone CAS acts on the tag (SplitDescriptor::cas_publish).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
+#include "lookback/device/atomic128.cuh"
 #include "lookback/device/memory_order.cuh"
 #include "lookback/protocol/spec.hpp"
 
@@ -33,9 +35,14 @@ using protocol::Layout;
 using protocol::Protocol;
 using protocol::Status;
 
-// Whether 8-byte values may be packed with their tag into one 16-byte atomic
-// word. False for the reason above; flip once libcu++'s b128 atomics work.
-inline constexpr bool kPacked128Available = false;
+// Whether values of 5..8 bytes are packed with their tag into one 16-byte
+// atomic word (Packed128Descriptor). True: the word is accessed with inline
+// PTX (atomic128.cuh), not with libcu++'s broken 128-bit atomic_ref. The
+// project builds for sm_90 only; compiling a scan of such a type for an older
+// device architecture stops at atomic128.cuh's static_assert (the host sizes
+// temp storage for the 16-byte word, so the device may not quietly use
+// another layout).
+inline constexpr bool kPacked128Available = true;
 
 // The layout a variant uses for values of type T (Layout::BySize resolved).
 template <Protocol P, class T>
@@ -43,7 +50,8 @@ constexpr Layout resolved_layout() {
   if constexpr (P.layout == Layout::Split) {
     return Layout::Split;
   } else {
-    return sizeof(T) <= 4 ? Layout::Packed : Layout::Split;
+    return sizeof(T) <= 4 || (kPacked128Available && sizeof(T) <= 8) ? Layout::Packed
+                                                                     : Layout::Split;
   }
 }
 
@@ -102,6 +110,65 @@ struct PackedDescriptor {
   template <protocol::Order O>
   __device__ void clear(std::uint32_t t) const {
     store_word<O>(&words[t], Word{0});
+  }
+};
+
+// ----------------------------------------------------------------------------
+// Values of 5..8 bytes: one 16-byte word per tile (protocol::pack128), every
+// access one .b128 instruction (atomic128.cuh).
+template <Protocol P, class T>
+struct Packed128Descriptor {
+  static_assert(sizeof(T) > 4 && sizeof(T) <= 8,
+                "the 128-bit packed descriptor holds values of 5 to 8 bytes");
+  static_assert(std::is_trivially_copyable_v<T>);
+  using Word = protocol::Packed128;  // what one look-back read returns
+  static constexpr std::size_t kBytes = sizeof(Word);
+  static_assert(kBytes == 16 && alignof(Word) == 16);
+
+  Word* words;
+  __device__ explicit Packed128Descriptor(void* base) : words(static_cast<Word*>(base)) {}
+
+  __device__ static std::uint64_t bits_of(const T& v) {
+    std::uint64_t b = 0;
+    memcpy(&b, &v, sizeof(T));
+    return b;
+  }
+  __device__ static Word make(Status s, const T& v, std::uint32_t epoch) {
+    return protocol::pack128(s, epoch, bits_of(v));
+  }
+  __device__ static std::uint32_t tag(Word w) { return protocol::packed128_tag(w); }
+
+  // One look-back read of tile `t` (P.lookback_order).
+  __device__ Word load(std::uint32_t t) const { return load128<P.lookback_order>(&words[t]); }
+  // The value of a word read from tile t (no further memory access).
+  __device__ T value(std::uint32_t, Word w) const {
+    const std::uint64_t b = protocol::packed128_value(w);
+    T v;
+    memcpy(&v, &b, sizeof(T));
+    return v;
+  }
+  // Publish status s with value v: P.publish_fence, then the word with
+  // P.publish_order.
+  __device__ void publish(std::uint32_t t, Status s, const T& v, std::uint32_t epoch) const {
+    fence<P.publish_fence>();
+    store128<P.publish_order>(&words[t], make(s, v, epoch));
+  }
+  // The fallback's monotone publish: INVALID -> s(v) only if the word is
+  // still `expected` (the INVALID word the caller observed); never overwrites
+  // an AGGREGATE or PREFIX. On failure `expected` holds the word found.
+  __device__ bool cas_publish(std::uint32_t t, Word& expected, Status s, const T& v,
+                              std::uint32_t epoch) const {
+    fence<P.publish_fence>();
+    return cas128<protocol::fallback_cas_order(P)>(&words[t], expected, make(s, v, epoch));
+  }
+  // The word a successful cas_publish wrote.
+  __device__ static Word published_word(Status s, const T& v, std::uint32_t epoch) {
+    return make(s, v, epoch);
+  }
+  // Epoch wrap: make the descriptor INVALID at epoch 0 (all-zero word).
+  template <protocol::Order O>
+  __device__ void clear(std::uint32_t t) const {
+    store128<O>(&words[t], Word{0, 0});
   }
 };
 
@@ -170,8 +237,9 @@ struct SplitDescriptor {
 };
 
 template <Protocol P, class T>
-using Descriptor = std::conditional_t<resolved_layout<P, T>() == Layout::Packed,
-                                      PackedDescriptor<P, T>, SplitDescriptor<P, T>>;
+using Descriptor = std::conditional_t<
+    resolved_layout<P, T>() == Layout::Split, SplitDescriptor<P, T>,
+    std::conditional_t<(sizeof(T) <= 4), PackedDescriptor<P, T>, Packed128Descriptor<P, T>>>;
 
 // Bytes per descriptor, for sizing temp storage on the host.
 template <Protocol P, class T>

@@ -187,14 +187,14 @@ class WindowLookback {
       perturb_delay(*perturb_, tile_, PerturbPoint::BeforeFallbackPublish, t);
     // Tile 0's reduction is its inclusive prefix (protocol::fallback_status).
     const protocol::Status fs = protocol::fallback_status(jb);
-    Word seen = __shfl_sync(kFull, me.w, blocker);
+    Word seen = cub::ShuffleIndex<32>(me.w, blocker, kFull);
     bool publish = true;
     if constexpr (protocol::fallback_validates(P)) {
       fence<protocol::validation_fence(P)>();
       Word again{};
       if (lane_ == blocker) again = desc_.load(t);
       fence<P.lookback_fence>();
-      again = __shfl_sync(kFull, again, blocker);
+      again = cub::ShuffleIndex<32>(again, blocker, kFull);
       if (status(again) != protocol::Status::Invalid) publish = false;  // discard
       seen = again;
     }

@@ -12,6 +12,10 @@
 //                      (fence.acq_rel.gpu)
 //   Fence::Sc       -> cuda::atomic_thread_fence(seq_cst, thread_scope_device)
 //                      (fence.sc.gpu, what __threadfence() compiles to)
+//
+// 16-byte accesses (the 128-bit packed descriptor, strong data vectors) are
+// inline PTX (atomic128.cuh): they take their cuda::memory_order from the
+// functions below and turn it into the PTX qualifier there, in one table.
 #pragma once
 
 #include <cuda/atomic>

@@ -2,15 +2,16 @@
 // for (protocol::data_order(P): weak normally, relaxed for the in-place
 // fallback whose predecessors' inputs are read by other tiles).
 //
-// A "vector" is kVec consecutive items moved by one access: 16 bytes for weak
-// data (ld.global.v4.u32 and friends), 8 bytes for strong data (one relaxed
-// 64-bit atomic: libcu++'s 128-bit atomics are unusable, see descriptor.cuh),
-// or a single item on the scalar path taken for pointers that are not aligned
-// to the vector.
+// A "vector" is kVec consecutive items moved by one 16-byte access: weak data
+// with ld.global.v4.u32 and friends, strong data with one relaxed .b128
+// access in inline PTX (atomic128.cuh: ld/st.relaxed.gpu.b128; libcu++'s
+// 128-bit atomic_ref is broken in CCCL 3.0.1). A single item moves on the
+// scalar path taken for pointers that are not aligned to the vector.
 #pragma once
 
 #include <cstdint>
 
+#include "lookback/device/atomic128.cuh"
 #include "lookback/device/memory_order.cuh"
 
 namespace lookback::device {
@@ -22,7 +23,7 @@ constexpr int vector_items() {
   if constexpr (kAccess == Access::Scalar) {
     return 1;
   } else {
-    constexpr int bytes = kData == protocol::Order::Weak ? 16 : 8;
+    constexpr int bytes = 16;  // weak and strong data alike
     return (sizeof(T) <= bytes && bytes % sizeof(T) == 0) ? static_cast<int>(bytes / sizeof(T)) : 1;
   }
 }
@@ -51,8 +52,8 @@ struct VectorIO {
       for (int e = 0; e < kVec; ++e)
         v[e] = x.item[e];
     } else {
-      static_assert(kBytes == 8, "strong vectors are one 64-bit word");
-      const std::uint64_t w = load_word<kData>(reinterpret_cast<const std::uint64_t*>(p));
+      static_assert(kBytes == 16, "strong vectors are one 16-byte word");
+      const Word128 w = load128<kData>(p);
       memcpy(v, &w, sizeof(w));
     }
   }
@@ -69,10 +70,10 @@ struct VectorIO {
         x.item[e] = v[e];
       *reinterpret_cast<Vec*>(p) = x;
     } else {
-      static_assert(kBytes == 8, "strong vectors are one 64-bit word");
-      std::uint64_t w;
+      static_assert(kBytes == 16, "strong vectors are one 16-byte word");
+      Word128 w;
       memcpy(&w, v, sizeof(w));
-      store_word<kData>(reinterpret_cast<std::uint64_t*>(p), w);
+      store128<kData>(p, w);
     }
   }
 };

@@ -40,8 +40,10 @@ enum class Fence : std::uint8_t { None, AcqRel, Sc };
 
 // Where a descriptor's value lives.
 //   Packed: status, epoch and value share one atomic word (64 bits for values
-//           of up to 4 bytes, 128 bits for 8-byte values where 16-byte atomics
-//           exist), so a reader can never see a status with another value.
+//           of up to 4 bytes, 128 bits for values of 5 to 8 bytes: sm_90's
+//           16-byte atomics), so a reader can never see a status with another
+//           value. For the model either is one location read and written by
+//           single atomic accesses.
 //   Split:  a status word plus value words (one for the aggregate, one for the
 //           inclusive prefix); readers need release/acquire ordering between
 //           them, and a torn read is a real possibility.
@@ -181,7 +183,8 @@ LOOKBACK_HD constexpr int split_value_words(const Protocol& p) {
 // Order of the split layout's value words. A fallback writes a predecessor's
 // aggregate word while its owner may write the same word (the same value);
 // weak accesses would race, so a fallback variant accesses them at least
-// relaxed (value types of at most 8 bytes: one atomic word).
+// relaxed (a value wider than one machine word: word by word, each word
+// single-copy atomic; a torn value is excluded by the status, not by size).
 LOOKBACK_HD constexpr Order split_value_order(const Protocol& p) {
   return (p.fallback && p.value_order == Order::Weak) ? Order::Relaxed : p.value_order;
 }
@@ -251,7 +254,7 @@ LOOKBACK_HD constexpr std::uint32_t next_epoch(std::uint32_t epoch, int epoch_bi
   return (epoch + 1u) & mask;
 }
 
-// 64-bit packed word for values of at most 4 bytes.
+// 64-bit packed word for values of at most 4 bytes: [ value (32) | tag (32) ].
 LOOKBACK_HD constexpr std::uint64_t pack64(Status s, std::uint32_t epoch, std::uint32_t bits) {
   return (static_cast<std::uint64_t>(bits) << 32) | encode_tag(s, epoch);
 }
@@ -260,6 +263,25 @@ LOOKBACK_HD constexpr std::uint32_t packed64_tag(std::uint64_t w) {
 }
 LOOKBACK_HD constexpr std::uint32_t packed64_value(std::uint64_t w) {
   return static_cast<std::uint32_t>(w >> 32);
+}
+
+// 128-bit packed word for values of 5 to 8 bytes: [ value (64) | 0 (32) | tag
+// (32) ], held as its low and high 64-bit halves (the two registers of a PTX
+// .b128 access: `lo` is bits 0..63, at the lower address). Bits 32..63 are
+// padding, always 0, so the all-zero word is INVALID at epoch 0 as well.
+struct alignas(16) Packed128 {
+  std::uint64_t lo;  // the tag, zero-extended
+  std::uint64_t hi;  // the value bits (zero-extended to 64)
+  friend constexpr bool operator==(const Packed128&, const Packed128&) = default;
+};
+LOOKBACK_HD constexpr Packed128 pack128(Status s, std::uint32_t epoch, std::uint64_t bits) {
+  return Packed128{encode_tag(s, epoch), bits};
+}
+LOOKBACK_HD constexpr std::uint32_t packed128_tag(const Packed128& w) {
+  return static_cast<std::uint32_t>(w.lo);
+}
+LOOKBACK_HD constexpr std::uint64_t packed128_value(const Packed128& w) {
+  return w.hi;
 }
 
 // ---------------------------------------------------------------------------
