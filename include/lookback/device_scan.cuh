@@ -66,8 +66,8 @@ cudaError_t stateless_scan(void* d_temp, std::size_t& temp_bytes, const T* in, T
   constexpr protocol::Protocol kOut = with_reset(Cfg::protocol, protocol::Reset::HostMemset);
   constexpr protocol::Protocol kIn =
       with_reset(Cfg::protocol_in_place, protocol::Reset::HostMemset);
-  static_assert(device::descriptor_bytes<kOut, T>() == device::descriptor_bytes<kIn, T>(),
-                "in-place and out-of-place scans share one temp-storage size");
+  static_assert(device::descriptor_shape<kOut, T>() == device::descriptor_shape<kIn, T>(),
+                "in-place and out-of-place scans share one temp-storage layout");
   if (static_cast<const void*>(in) == static_cast<const void*>(out))
     return scan_with_protocol<Cfg, kIn, kExclusive>(d_temp, temp_bytes, in, out, n, op, init,
                                                     stream, options);
@@ -119,8 +119,8 @@ class ScanPlan {
  public:
   static constexpr protocol::Protocol kProtocol = Config::protocol;
   static constexpr protocol::Protocol kProtocolInPlace = Config::protocol_in_place;
-  static_assert(device::descriptor_bytes<kProtocol, T>() ==
-                device::descriptor_bytes<kProtocolInPlace, T>());
+  static_assert(device::descriptor_shape<kProtocol, T>() ==
+                device::descriptor_shape<kProtocolInPlace, T>());
 
   ScanPlan() = default;
   ScanPlan(const ScanPlan&) = delete;
@@ -137,7 +137,7 @@ class ScanPlan {
   // Bytes of storage a plan for `max_items` holds.
   static std::size_t storage_bytes(std::int64_t max_items) {
     return device::temp_storage_bytes(detail::tiles_for<Config, T>(max_items),
-                                      device::descriptor_bytes<kProtocol, T>());
+                                      device::descriptor_shape<kProtocol, T>());
   }
 
   // Allocates zeroed storage for scans of up to max_items items (stream

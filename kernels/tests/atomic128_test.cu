@@ -17,6 +17,7 @@
 #include "lookback/device/atomic128.cuh"
 #include "lookback/device/config.hpp"
 #include "lookback/device/descriptor.cuh"
+#include "lookback/device/temp_storage.hpp"
 #include "lookback/protocol/catalogue.hpp"
 
 namespace {
@@ -206,7 +207,8 @@ struct DescriptorResults {
 };
 
 template <class Tag>
-__global__ void descriptor_round_trip(void* storage, DescriptorResults* r) {
+__global__ void descriptor_round_trip(lookback::device::DescriptorStorage storage,
+                                      DescriptorResults* r) {
   using Desc = lookback::device::Descriptor<Tag::value, double>;
   static_assert(std::is_same_v<Desc, lookback::device::Packed128Descriptor<Tag::value, double>>);
   const Desc desc(storage);
@@ -236,7 +238,8 @@ TEST(Atomic128, Packed128DescriptorRoundTrip) {
   Device d;
   ASSERT_TRUE(d.ok());
   LOOKBACK_CUDA_OK(cudaMemset(d.mem, 0, 16 * sizeof(Word128)));
-  descriptor_round_trip<FallbackTag><<<1, 1>>>(d.mem, reinterpret_cast<DescriptorResults*>(d.out));
+  descriptor_round_trip<FallbackTag><<<1, 1>>>(lookback::device::DescriptorStorage{d.mem, 32},
+                                               reinterpret_cast<DescriptorResults*>(d.out));
   LOOKBACK_CUDA_OK(cudaGetLastError());
   LOOKBACK_CUDA_OK(cudaDeviceSynchronize());
   DescriptorResults r;

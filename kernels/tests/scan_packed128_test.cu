@@ -76,8 +76,10 @@ constexpr bool all_entries_ok(std::index_sequence<I...>) {
 }
 static_assert(all_entries_ok(std::make_index_sequence<proto::kCatalogue.size()>{}));
 static_assert(kSplit<proto::find_variant("no-release-no-acquire")->protocol, std::uint64_t>);
-static_assert(dev::descriptor_bytes<proto::production("fallback"), double>() == 16);
-static_assert(dev::descriptor_bytes<proto::production("fallback"), std::uint32_t>() == 8);
+static_assert(dev::descriptor_shape<proto::production("fallback"), double>() ==
+              dev::DescriptorShape{16, 0, 0});
+static_assert(dev::descriptor_shape<proto::production("fallback"), std::uint32_t>() ==
+              dev::DescriptorShape{8, 0, 0});
 
 // ---------------------------------------------------------------------------
 // A scan through scan_with_protocol (any catalogue protocol, HostMemset).

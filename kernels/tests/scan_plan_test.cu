@@ -1,7 +1,11 @@
 // Persistent temp storage (ScanPlan, Reset::Epoch): many launches of
 // different sizes, kinds and placements on one plan must each be exact
 // (stale descriptors of earlier launches read as INVALID), also across
-// epoch wraps (a protocol with a 2-bit epoch wraps every 4 launches).
+// epoch wraps (a protocol with a 2-bit epoch wraps every 4 launches). Each
+// layout: 64-bit packed (u32), 128-bit packed (f64, Affine), split (the
+// 12-byte Wide12, and u32 / f64 with the split layout forced), whose tags,
+// aggregates and inclusive values lie in separate arrays placed by the
+// plan's capacity, the same for launches of every size.
 #include "scan_test_util.hpp"
 
 namespace lt = lookback::testing;
@@ -17,6 +21,16 @@ struct TwoBitEpoch : Cfg {
   }
   static constexpr lookback::protocol::Protocol protocol = narrow(Cfg::protocol);
   static constexpr lookback::protocol::Protocol protocol_in_place = narrow(Cfg::protocol_in_place);
+};
+
+template <class Cfg>
+struct ForcedSplit : Cfg {
+  static constexpr lookback::protocol::Protocol split(lookback::protocol::Protocol p) {
+    p.layout = lookback::protocol::Layout::Split;
+    return p;
+  }
+  static constexpr lookback::protocol::Protocol protocol = split(Cfg::protocol);
+  static constexpr lookback::protocol::Protocol protocol_in_place = split(Cfg::protocol_in_place);
 };
 
 template <class Cfg, class T>
@@ -54,26 +68,42 @@ void many_launches() {
 
 }  // namespace
 
-#define LOOKBACK_PLAN_TESTS(Name, Cfg)                   \
-  TEST(ScanPlan, Name##U32) {                            \
-    LOOKBACK_REQUIRE_GPU();                              \
-    many_launches<Cfg, std::uint32_t>();                 \
-  }                                                      \
-  TEST(ScanPlan, Name##F64) {                            \
-    LOOKBACK_REQUIRE_GPU();                              \
-    many_launches<Cfg, double>();                        \
-  }                                                      \
-  TEST(ScanPlan, Name##Affine) {                         \
-    LOOKBACK_REQUIRE_GPU();                              \
-    many_launches<Cfg, lookback::Affine>();              \
-  }                                                      \
-  TEST(ScanPlan, Name##U32EpochWraps) {                  \
-    LOOKBACK_REQUIRE_GPU();                              \
-    many_launches<TwoBitEpoch<Cfg>, std::uint32_t>();    \
-  }                                                      \
-  TEST(ScanPlan, Name##AffineEpochWraps) {               \
-    LOOKBACK_REQUIRE_GPU();                              \
-    many_launches<TwoBitEpoch<Cfg>, lookback::Affine>(); \
+#define LOOKBACK_PLAN_TESTS(Name, Cfg)                      \
+  TEST(ScanPlan, Name##U32) {                               \
+    LOOKBACK_REQUIRE_GPU();                                 \
+    many_launches<Cfg, std::uint32_t>();                    \
+  }                                                         \
+  TEST(ScanPlan, Name##F64) {                               \
+    LOOKBACK_REQUIRE_GPU();                                 \
+    many_launches<Cfg, double>();                           \
+  }                                                         \
+  TEST(ScanPlan, Name##Affine) {                            \
+    LOOKBACK_REQUIRE_GPU();                                 \
+    many_launches<Cfg, lookback::Affine>();                 \
+  }                                                         \
+  TEST(ScanPlan, Name##U32EpochWraps) {                     \
+    LOOKBACK_REQUIRE_GPU();                                 \
+    many_launches<TwoBitEpoch<Cfg>, std::uint32_t>();       \
+  }                                                         \
+  TEST(ScanPlan, Name##AffineEpochWraps) {                  \
+    LOOKBACK_REQUIRE_GPU();                                 \
+    many_launches<TwoBitEpoch<Cfg>, lookback::Affine>();    \
+  }                                                         \
+  TEST(ScanPlan, Name##Wide12Split) {                       \
+    LOOKBACK_REQUIRE_GPU();                                 \
+    many_launches<Cfg, lt::Wide12>();                       \
+  }                                                         \
+  TEST(ScanPlan, Name##Wide12SplitEpochWraps) {             \
+    LOOKBACK_REQUIRE_GPU();                                 \
+    many_launches<TwoBitEpoch<Cfg>, lt::Wide12>();          \
+  }                                                         \
+  TEST(ScanPlan, Name##U32ForcedSplit) {                    \
+    LOOKBACK_REQUIRE_GPU();                                 \
+    many_launches<ForcedSplit<Cfg>, std::uint32_t>();       \
+  }                                                         \
+  TEST(ScanPlan, Name##F64ForcedSplitEpochWraps) {          \
+    LOOKBACK_REQUIRE_GPU();                                 \
+    many_launches<TwoBitEpoch<ForcedSplit<Cfg>>, double>(); \
   }
 
 LOOKBACK_PLAN_TESTS(WarpLookback, lookback::WarpLookback)

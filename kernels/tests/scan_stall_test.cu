@@ -55,6 +55,17 @@ TEST(ScanStall, FallbackAffineInPlacePacked128) {
       stalled_scan<InstrumentedFallback, lookback::Affine>(true, Kind::Inclusive, 200000);
   EXPECT_GT(s.fallbacks, 0u);
 }
+TEST(ScanStall, FallbackWide12InPlaceSplitLayout) {
+  LOOKBACK_REQUIRE_GPU();
+  const auto s = stalled_scan<InstrumentedFallback, lt::Wide12>(true, Kind::Inclusive, 200000);
+  EXPECT_GT(s.fallbacks, 0u);
+}
+TEST(ScanStall, FallbackWide12OutOfPlaceSplitLayout) {
+  LOOKBACK_REQUIRE_GPU();
+  const auto s = stalled_scan<InstrumentedFallback, lt::Wide12>(false, Kind::Exclusive, 200000);
+  EXPECT_GT(s.fallbacks, 0u);
+  EXPECT_GT(s.fallback_wins, 0u);
+}
 TEST(ScanStall, FallbackF64OutOfPlace) {
   LOOKBACK_REQUIRE_GPU();
   const auto s = stalled_scan<InstrumentedFallback, double>(false, Kind::Exclusive, 200000);

@@ -78,6 +78,24 @@ inline const char* name(Placement p) {
 
 using lookback::splitmix64;
 
+// A 12-byte value (three 32-bit words: more than 8 bytes, so the split
+// layout) under an associative, non-commutative operator: an affine map
+// over Z/2^32 (as Affine) paired with a count of the items it covers.
+struct Wide12 {
+  std::uint32_t a = 1;
+  std::uint32_t b = 0;
+  std::uint32_t n = 0;
+  friend LOOKBACK_HD constexpr bool operator==(const Wide12& l, const Wide12& r) {
+    return l.a == r.a && l.b == r.b && l.n == r.n;
+  }
+};
+struct ComposeWide12 {
+  LOOKBACK_HD constexpr Wide12 operator()(const Wide12& l, const Wide12& r) const {
+    return Wide12{r.a * l.a, r.a * l.b + r.b, l.n + r.n};
+  }
+};
+static_assert(sizeof(Wide12) == 12);
+
 // Inputs. Signed integers stay small enough that no prefix overflows;
 // unsigned ones use all bits (wrapping is defined); floats are integers in
 // [-4, 4] kept near zero (exact sums); Affine maps are random.
@@ -89,6 +107,8 @@ std::vector<T> make_input(std::int64_t n, std::uint64_t seed) {
     const std::uint64_t r = splitmix64(seed * 0x100000001b3ull + static_cast<std::uint64_t>(i));
     if constexpr (std::is_same_v<T, Affine>) {
       v[i] = Affine{static_cast<std::uint32_t>(r) | 1u, static_cast<std::uint32_t>(r >> 32)};
+    } else if constexpr (std::is_same_v<T, Wide12>) {
+      v[i] = Wide12{static_cast<std::uint32_t>(r) | 1u, static_cast<std::uint32_t>(r >> 32), 1u};
     } else if constexpr (std::is_floating_point_v<T>) {
       std::int64_t x = static_cast<std::int64_t>(r % 9) - 4;
       if (running > (1 << 20) && x > 0) x = -x;
@@ -123,6 +143,10 @@ template <>
 struct OpFor<Affine> {
   using type = ComposeAffine;
 };
+template <>
+struct OpFor<Wide12> {
+  using type = ComposeWide12;
+};
 template <class T>
 using op_for = typename OpFor<T>::type;
 
@@ -130,6 +154,8 @@ template <class T>
 T init_for() {
   if constexpr (std::is_same_v<T, Affine>) {
     return Affine{3u, 7u};  // not the identity: checks that init is applied once
+  } else if constexpr (std::is_same_v<T, Wide12>) {
+    return Wide12{3u, 7u, 1u};
   } else {
     return T{};  // ExclusiveSum's init
   }
@@ -152,6 +178,8 @@ std::string show(const T& v) {
   std::ostringstream s;
   if constexpr (std::is_same_v<T, Affine>) {
     s << "{" << v.a << "," << v.b << "}";
+  } else if constexpr (std::is_same_v<T, Wide12>) {
+    s << "{" << v.a << "," << v.b << "," << v.n << "}";
   } else {
     s.precision(17);
     s << +v;

@@ -19,6 +19,18 @@
 //       Writer: value word(s), P.publish_fence, tag with P.publish_order.
 //       Reader: tag with P.lookback_order, P.lookback_fence, then value word.
 //       The fallback's monotone CAS acts on the tag (SplitDescriptor::cas_publish).
+//       Stored as a structure of arrays (temp_storage.hpp): all tags
+//       contiguous (32 to a 128-byte line), then the aggregate values, then
+//       the inclusive values, each array line aligned, so a tag never shares
+//       a cache line with a value and message passing from the value to the
+//       tag crosses lines, as it does in the litmus probes. The model is
+//       location based (a tag and each value word are separate locations
+//       whatever their addresses), so this placement changes nothing in the
+//       protocol or in what the model checks.
+//
+// Every descriptor takes a DescriptorStorage (the region and its capacity)
+// and has a DescriptorShape, from which the host sizes temp storage
+// (descriptor_shape, temp_storage.hpp).
 #pragma once
 
 #include <cstddef>
@@ -27,6 +39,7 @@
 
 #include "lookback/device/atomic128.cuh"
 #include "lookback/device/memory_order.cuh"
+#include "lookback/device/temp_storage.hpp"
 #include "lookback/protocol/spec.hpp"
 
 namespace lookback::device {
@@ -61,10 +74,10 @@ struct PackedDescriptor {
   static_assert(sizeof(T) <= 4, "the 64-bit packed descriptor holds values of at most 4 bytes");
   static_assert(std::is_trivially_copyable_v<T>);
   using Word = std::uint64_t;  // what one look-back read returns
-  static constexpr std::size_t kBytes = sizeof(Word);
+  static constexpr DescriptorShape kShape{sizeof(Word), 0, 0};
 
   Word* words;
-  __device__ explicit PackedDescriptor(void* base) : words(static_cast<Word*>(base)) {}
+  __device__ explicit PackedDescriptor(DescriptorStorage s) : words(static_cast<Word*>(s.base)) {}
 
   __device__ static std::uint32_t bits_of(const T& v) {
     std::uint32_t b = 0;
@@ -122,11 +135,12 @@ struct Packed128Descriptor {
                 "the 128-bit packed descriptor holds values of 5 to 8 bytes");
   static_assert(std::is_trivially_copyable_v<T>);
   using Word = protocol::Packed128;  // what one look-back read returns
-  static constexpr std::size_t kBytes = sizeof(Word);
-  static_assert(kBytes == 16 && alignof(Word) == 16);
+  static_assert(sizeof(Word) == 16 && alignof(Word) == 16);
+  static constexpr DescriptorShape kShape{sizeof(Word), 0, 0};
 
   Word* words;
-  __device__ explicit Packed128Descriptor(void* base) : words(static_cast<Word*>(base)) {}
+  __device__ explicit Packed128Descriptor(DescriptorStorage s)
+      : words(static_cast<Word*>(s.base)) {}
 
   __device__ static std::uint64_t bits_of(const T& v) {
     std::uint64_t b = 0;
@@ -183,21 +197,23 @@ struct SplitDescriptor {
   struct alignas(kBoxAlign) Box {
     T v;
   };
-  struct alignas(kBoxAlign > 8 ? kBoxAlign : 8) Slot {
-    std::uint32_t tag;
-    Box aggregate;  // written with AGGREGATE (and by a fallback)
-    Box inclusive;  // written with PREFIX; unused when split_value_words(P) == 1
-  };
+  static_assert(kBoxAlign <= kLineBytes, "value arrays start on a 128-byte line");
   using Word = std::uint32_t;
-  static constexpr std::size_t kBytes = sizeof(Slot);
+  static constexpr DescriptorShape kShape{sizeof(Word), sizeof(Box),
+                                          protocol::split_value_words(P)};
 
-  Slot* slots;
-  __device__ explicit SplitDescriptor(void* base) : slots(static_cast<Slot*>(base)) {}
+  Word* tags;      // [capacity] status tags, 32 to a line
+  Box* aggregate;  // [capacity] written with AGGREGATE (and by a fallback)
+  Box* inclusive;  // [capacity] written with PREFIX; == aggregate when split_value_words(P) == 1
+  __device__ explicit SplitDescriptor(DescriptorStorage s)
+      : tags(static_cast<Word*>(s.base)),
+        aggregate(value_array(s, 0)),
+        inclusive(value_array(s, kShape.value_arrays - 1)) {}
 
   __device__ static std::uint32_t tag(Word w) { return w; }
 
   __device__ Word load(std::uint32_t t) const {
-    return device_ref<Word>(slots[t].tag).load(load_order<P.lookback_order>());
+    return device_ref<Word>(tags[t]).load(load_order<P.lookback_order>());
   }
   // The value belonging to tag `w` read from tile t: the value word of its
   // status, read with the split value order. Call after P.lookback_fence.
@@ -207,8 +223,7 @@ struct SplitDescriptor {
   __device__ void publish(std::uint32_t t, Status s, const T& v, std::uint32_t epoch) const {
     store_object<kValueOrder, kBoxAlign>(&value_box(t, s)->v, v);
     fence<P.publish_fence>();
-    device_ref<Word>(slots[t].tag)
-        .store(protocol::encode_tag(s, epoch), store_order<P.publish_order>());
+    device_ref<Word>(tags[t]).store(protocol::encode_tag(s, epoch), store_order<P.publish_order>());
   }
   // Monotone fallback publish on the tag. The value word of status s is
   // written first (the same value its owner writes, so a lost CAS leaves it
@@ -217,22 +232,24 @@ struct SplitDescriptor {
                               std::uint32_t epoch) const {
     store_object<kValueOrder, kBoxAlign>(&value_box(t, s)->v, v);
     fence<P.publish_fence>();
-    return device_ref<Word>(slots[t].tag)
-        .compare_exchange_strong(expected, protocol::encode_tag(s, epoch),
-                                 rmw_order<protocol::fallback_cas_order(P)>());
+    return device_ref<Word>(tags[t]).compare_exchange_strong(
+        expected, protocol::encode_tag(s, epoch), rmw_order<protocol::fallback_cas_order(P)>());
   }
   __device__ static Word published_word(Status s, const T&, std::uint32_t epoch) {
     return protocol::encode_tag(s, epoch);
   }
   template <protocol::Order O>
   __device__ void clear(std::uint32_t t) const {
-    store_word<O>(&slots[t].tag, Word{0});
+    store_word<O>(&tags[t], Word{0});
   }
 
  private:
+  __device__ static Box* value_array(DescriptorStorage s, int k) {
+    return reinterpret_cast<Box*>(static_cast<unsigned char*>(s.base) +
+                                  value_array_offset(s.capacity, kShape, k));
+  }
   __device__ Box* value_box(std::uint32_t t, Status s) const {
-    if (s == Status::Prefix && protocol::split_value_words(P) == 2) return &slots[t].inclusive;
-    return &slots[t].aggregate;
+    return s == Status::Prefix ? &inclusive[t] : &aggregate[t];
   }
 };
 
@@ -241,10 +258,11 @@ using Descriptor = std::conditional_t<
     resolved_layout<P, T>() == Layout::Split, SplitDescriptor<P, T>,
     std::conditional_t<(sizeof(T) <= 4), PackedDescriptor<P, T>, Packed128Descriptor<P, T>>>;
 
-// Bytes per descriptor, for sizing temp storage on the host.
+// How a descriptor of this variant and type is stored, for sizing temp
+// storage on the host (temp_storage_bytes, cleared_bytes, descriptor_capacity).
 template <Protocol P, class T>
-constexpr std::size_t descriptor_bytes() {
-  return Descriptor<P, T>::kBytes;
+constexpr DescriptorShape descriptor_shape() {
+  return Descriptor<P, T>::kShape;
 }
 
 }  // namespace lookback::device

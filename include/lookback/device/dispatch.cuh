@@ -88,7 +88,10 @@ inline cudaError_t check_device_error(device::Header* h, cudaStream_t stream,
 //                      descriptors stay (a mutant);
 //   Reset::Epoch       nothing is cleared here: the storage must have been
 //                      zeroed once when allocated and used only by scans of
-//                      this type, configuration and protocol family since.
+//                      this type, configuration and protocol family since,
+//                      each passing the same temp_bytes (the descriptor
+//                      capacity, and so where the split layout's value arrays
+//                      lie, is derived from it: temp_storage.hpp).
 // d_temp == nullptr: writes the size needed into temp_bytes.
 template <class Cfg, protocol::Protocol P, bool kExclusive, class T, class Op>
 cudaError_t scan_with_protocol(void* d_temp, std::size_t& temp_bytes, const T* in, T* out,
@@ -100,8 +103,8 @@ cudaError_t scan_with_protocol(void* d_temp, std::size_t& temp_bytes, const T* i
     return validate(ScanArguments{in, out, n, sizeof(T), alignof(T), 0, 0, max_items<Cfg, T>()});
   }
   const std::uint64_t tiles = tiles_for<Cfg, T>(n);
-  constexpr std::size_t kDescriptorBytes = device::descriptor_bytes<P, T>();
-  const std::size_t needed = device::temp_storage_bytes(tiles, kDescriptorBytes);
+  constexpr device::DescriptorShape kShape = device::descriptor_shape<P, T>();
+  const std::size_t needed = device::temp_storage_bytes(tiles, kShape);
   if (d_temp == nullptr) {
     temp_bytes = needed;
     return succeed();
@@ -125,22 +128,23 @@ cudaError_t scan_with_protocol(void* d_temp, std::size_t& temp_bytes, const T* i
   device::Header* header = device::header_of(d_temp);
   cudaError_t e = cudaSuccess;
   if constexpr (P.reset == protocol::Reset::HostMemset) {
-    e = cudaMemsetAsync(header, 0, device::cleared_bytes(tiles, kDescriptorBytes), stream);
+    e = cudaMemsetAsync(header, 0, device::cleared_bytes(tiles, kShape), stream);
   } else if constexpr (P.reset == protocol::Reset::None) {
     e = cudaMemsetAsync(header, 0, device::kHeaderBytes, stream);
   }
   if (e != cudaSuccess) return fail_cuda(e, "clearing the tile descriptors");
 
-  const device::KernelParams<T, Op> params{in,
-                                           out,
-                                           n,
-                                           static_cast<std::uint32_t>(tiles),
-                                           header,
-                                           device::descriptors_of(header),
-                                           init,
-                                           op,
-                                           options.watchdog_rounds,
-                                           options.perturb};
+  const device::KernelParams<T, Op> params{
+      in,
+      out,
+      n,
+      static_cast<std::uint32_t>(tiles),
+      header,
+      device::descriptors_of(header, device::descriptor_capacity(temp_bytes, kShape)),
+      init,
+      op,
+      options.watchdog_rounds,
+      options.perturb};
   if (vector) {
     e = launch<Vector>(params, stream);
   } else if constexpr (Cfg::scalar_path && Cfg::variant != Variant::WarpLookback) {

@@ -15,8 +15,8 @@ struct KernelParams {
   std::int64_t num_items;
   std::uint32_t num_tiles;
   Header* header;
-  void* descriptors;
-  T init;  // exclusive scans: the value left of element 0
+  DescriptorStorage descriptors;  // region and capacity (temp_storage.hpp)
+  T init;                         // exclusive scans: the value left of element 0
   Op op;
   std::uint32_t watchdog;  // wait-loop bound, 0 = unbounded
   Perturbation perturb;    // instrumented kernels only

@@ -1,19 +1,46 @@
-// Layout of the scan's temporary storage: a small header followed by one
-// descriptor per tile. Host and device code include this (no CUDA-only
+// Layout of the scan's temporary storage: a small header followed by the
+// tile descriptors. Host and device code include this (no CUDA-only
 // constructs), so the host sizes exactly what the kernels address.
 //
-//   [ Header (kHeaderBytes) | descriptor 0 | descriptor 1 | ... ]
+//   [ Header (kHeaderBytes) | descriptor region ]
+//
+// The descriptor region holds room for `capacity` descriptors (a multiple of
+// kDescriptorGroup = 32) as a structure of arrays, each array starting on a
+// 128-byte line:
+//
+//   words      [capacity]  what a look-back reads first: the packed word
+//                          (8 or 16 bytes), or the split layout's 32-bit tag
+//   aggregate  [capacity]  split layout only: aggregate values
+//   inclusive  [capacity]  split layout only: inclusive-prefix values
+//                          (absent when split_value_words(P) == 1)
+//
+// So 32 split tags fill one line (a warp's look-back window reads at most
+// two lines of tags), and no tag shares a cache line with a value: the value
+// a reader takes after acquiring a tag always lives in another line.
+//
+// The capacity comes from the temp-storage size (descriptor_capacity), which
+// the host knows on every call and passes to the kernel (DescriptorStorage in
+// KernelParams), so host and kernel place the value arrays alike. Only the
+// words persist from one launch to the next (values are always written
+// before their tag, in the same launch), and the words array starts at the
+// region's beginning whatever the capacity.
 //
 // Both of the spec's reset schemes use the same layout:
-//   Reset::HostMemset  the host clears header + the descriptors a launch uses
-//                      (one cudaMemsetAsync) before every launch;
+//   Reset::HostMemset  the host clears the header and the words of the
+//                      descriptors a launch uses (one cudaMemsetAsync)
+//                      before every launch;
 //   Reset::Epoch       the storage is zeroed once when it is created and never
 //                      again by the host: descriptors carry the launch epoch
-//                      and the last block of each launch advances it.
+//                      and the last block of each launch advances it. Every
+//                      launch on it must pass the same temp-storage size: a
+//                      different capacity would move the value arrays over
+//                      words a later, larger launch reads as tags.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+
+#include "lookback/protocol/spec.hpp"  // LOOKBACK_HD
 
 namespace lookback::device {
 
@@ -43,28 +70,91 @@ struct alignas(16) Header {
   LookbackStats stats;
 };
 
-inline constexpr std::size_t kHeaderBytes = 128;
-inline constexpr std::size_t kTempAlignment = 16;
+// One cache line; the header and every descriptor array start on one.
+inline constexpr std::size_t kLineBytes = 128;
+inline constexpr std::size_t kHeaderBytes = kLineBytes;
+// A user pointer is aligned up to this (temp_storage_bytes includes the slack).
+inline constexpr std::size_t kTempAlignment = kLineBytes;
 static_assert(sizeof(Header) <= kHeaderBytes);
 
-// Bytes of temp storage for `num_tiles` descriptors of `descriptor_bytes`
-// each, including slack to align a user pointer up to kTempAlignment.
-constexpr std::size_t temp_storage_bytes(std::uint64_t num_tiles, std::size_t descriptor_bytes) {
-  return kHeaderBytes + static_cast<std::size_t>(num_tiles) * descriptor_bytes + kTempAlignment;
+// Descriptors are laid out in groups of 32: one line of split tags.
+inline constexpr std::uint64_t kDescriptorGroup = 32;
+// Tile ids are below 2^31, so no launch needs more descriptors than this.
+inline constexpr std::uint64_t kMaxDescriptorCapacity = std::uint64_t{1} << 31;
+
+// How a layout stores one descriptor (descriptor.cuh gives each its shape).
+struct DescriptorShape {
+  std::size_t word_bytes;   // the word a look-back reads: packed word or split tag
+  std::size_t value_bytes;  // split layout: one value slot; packed: 0
+  int value_arrays;         // split layout: 2 (aggregate, inclusive) or 1; packed: 0
+  friend constexpr bool operator==(const DescriptorShape&, const DescriptorShape&) = default;
+};
+
+LOOKBACK_HD constexpr std::uint64_t round_up(std::uint64_t x, std::uint64_t to) {
+  return (x + to - 1) / to * to;
+}
+// Descriptors a launch of `num_tiles` tiles needs room for.
+LOOKBACK_HD constexpr std::uint64_t capacity_for_tiles(std::uint64_t num_tiles) {
+  return round_up(num_tiles, kDescriptorGroup);
+}
+// Byte offset (from the region's start) of value array `k` (0: aggregate,
+// 1: inclusive); value_array_offset(capacity, s, s.value_arrays) is the size
+// of the whole region.
+LOOKBACK_HD constexpr std::uint64_t value_array_offset(std::uint64_t capacity, DescriptorShape s,
+                                                       int k) {
+  return round_up(capacity * s.word_bytes, kLineBytes) +
+         static_cast<std::uint64_t>(k) * round_up(capacity * s.value_bytes, kLineBytes);
+}
+LOOKBACK_HD constexpr std::uint64_t region_bytes(std::uint64_t capacity, DescriptorShape s) {
+  return value_array_offset(capacity, s, s.value_arrays);
 }
 
-// Bytes a HostMemset launch clears: the header and the descriptors it uses.
-constexpr std::size_t cleared_bytes(std::uint64_t num_tiles, std::size_t descriptor_bytes) {
-  return kHeaderBytes + static_cast<std::size_t>(num_tiles) * descriptor_bytes;
+// Bytes of temp storage for a launch of `num_tiles` tiles, including slack
+// to align a user pointer up to kTempAlignment.
+constexpr std::size_t temp_storage_bytes(std::uint64_t num_tiles, DescriptorShape s) {
+  return kHeaderBytes + static_cast<std::size_t>(region_bytes(capacity_for_tiles(num_tiles), s)) +
+         kTempAlignment;
 }
+
+// The descriptors a temp-storage allocation of `temp_bytes` holds: the
+// largest multiple of 32 whose region fits (at least capacity_for_tiles(n)
+// when temp_bytes >= temp_storage_bytes(n, s)).
+constexpr std::uint64_t descriptor_capacity(std::size_t temp_bytes, DescriptorShape s) {
+  if (temp_bytes < kHeaderBytes + kTempAlignment) return 0;
+  const std::uint64_t avail = temp_bytes - kHeaderBytes - kTempAlignment;
+  std::uint64_t lo = 0, hi = kMaxDescriptorCapacity / kDescriptorGroup;  // groups
+  while (lo < hi) {
+    const std::uint64_t mid = lo + (hi - lo + 1) / 2;
+    if (region_bytes(mid * kDescriptorGroup, s) <= avail) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo * kDescriptorGroup;
+}
+
+// Bytes a HostMemset launch clears: the header and the words of the
+// descriptors it uses (they start right after the header). Value arrays need
+// no clearing: a value is only read after its tag, written in the same launch.
+constexpr std::size_t cleared_bytes(std::uint64_t num_tiles, DescriptorShape s) {
+  return kHeaderBytes + static_cast<std::size_t>(num_tiles) * s.word_bytes;
+}
+
+// What a kernel gets to address its descriptors.
+struct DescriptorStorage {
+  void* base;              // the descriptor region, kLineBytes aligned
+  std::uint32_t capacity;  // descriptors it holds (descriptor_capacity)
+};
 
 // The header of a temp-storage allocation (aligned up) and its descriptors.
 inline Header* header_of(void* temp) {
   const auto p = reinterpret_cast<std::uintptr_t>(temp);
   return reinterpret_cast<Header*>((p + kTempAlignment - 1) & ~(kTempAlignment - 1));
 }
-inline void* descriptors_of(Header* h) {
-  return reinterpret_cast<unsigned char*>(h) + kHeaderBytes;
+inline DescriptorStorage descriptors_of(Header* h, std::uint64_t capacity) {
+  return DescriptorStorage{reinterpret_cast<unsigned char*>(h) + kHeaderBytes,
+                           static_cast<std::uint32_t>(capacity)};
 }
 
 }  // namespace lookback::device
