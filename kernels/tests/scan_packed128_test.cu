@@ -1,7 +1,9 @@
 // Values of 5..8 bytes (u64, i64, double, Affine) use the 16-byte packed
 // descriptor (tag and value in one .b128 word, atomic128.cuh) in every
-// variant whose layout is chosen by size; variants that force the split
-// layout keep it. The static_asserts pin the choice; the GPU tests run scans
+// variant whose layout is chosen by size, when dev::kPacked128Available
+// (false for now: descriptor.cuh says why; they use the split layout, and
+// these scans are the reproducer); variants that force the split layout keep
+// it. The static_asserts pin the choice; the GPU tests run scans
 // that exercise every access of the 16-byte word: release/acquire publish
 // and look-back (all variants), relaxed accesses with fence.sc
 // (fenced-lookback), and the fallback's monotone atom.cas.b128 under forced
@@ -32,6 +34,9 @@ template <proto::Protocol P, class T>
 constexpr bool kPacked64 = std::is_same_v<dev::Descriptor<P, T>, dev::PackedDescriptor<P, T>>;
 template <proto::Protocol P, class T>
 constexpr bool kSplit = std::is_same_v<dev::Descriptor<P, T>, dev::SplitDescriptor<P, T>>;
+// The layout a by-size variant gives 5..8-byte values.
+template <proto::Protocol P, class T>
+constexpr bool kWide8 = dev::kPacked128Available ? kPacked128<P, T> : kSplit<P, T>;
 
 // Every protocol a configuration runs: out of place and in place, with the
 // stateless API's Reset::HostMemset and the plan's Reset::Epoch.
@@ -41,7 +46,7 @@ constexpr bool all_packed128() {
   constexpr proto::Protocol a = Cfg::protocol, b = Cfg::protocol_in_place;
   constexpr proto::Protocol c = with_reset(a, proto::Reset::HostMemset);
   constexpr proto::Protocol d = with_reset(b, proto::Reset::HostMemset);
-  return kPacked128<a, T> && kPacked128<b, T> && kPacked128<c, T> && kPacked128<d, T>;
+  return kWide8<a, T> && kWide8<b, T> && kWide8<c, T> && kWide8<d, T>;
 }
 template <class Cfg>
 constexpr bool eight_byte_types_packed128() {
@@ -65,8 +70,8 @@ constexpr bool entry_layout_ok() {
   if constexpr (p.layout == proto::Layout::Split) {
     return kSplit<p, std::uint32_t> && kSplit<p, double> && kSplit<p, std::uint64_t>;
   } else {
-    return kPacked64<p, std::uint32_t> && kPacked64<p, float> && kPacked128<p, double> &&
-           kPacked128<p, std::uint64_t> && kPacked128<p, std::int64_t> && kPacked128<p, Affine> &&
+    return kPacked64<p, std::uint32_t> && kPacked64<p, float> && kWide8<p, double> &&
+           kWide8<p, std::uint64_t> && kWide8<p, std::int64_t> && kWide8<p, Affine> &&
            kSplit<p, Wide12>;
   }
 }
@@ -76,8 +81,9 @@ constexpr bool all_entries_ok(std::index_sequence<I...>) {
 }
 static_assert(all_entries_ok(std::make_index_sequence<proto::kCatalogue.size()>{}));
 static_assert(kSplit<proto::find_variant("no-release-no-acquire")->protocol, std::uint64_t>);
-static_assert(dev::descriptor_shape<proto::production("fallback"), double>() ==
-              dev::DescriptorShape{16, 0, 0});
+static_assert(!dev::kPacked128Available ||
+              dev::descriptor_shape<proto::production("fallback"), double>() ==
+                  dev::DescriptorShape{16, 0, 0});
 static_assert(dev::descriptor_shape<proto::production("fallback"), std::uint32_t>() ==
               dev::DescriptorShape{8, 0, 0});
 

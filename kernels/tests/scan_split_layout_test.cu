@@ -6,6 +6,8 @@
 // cleared by the host; values are written before their tag, so the poison
 // in the value arrays must never show. Types: Wide12 (12 bytes, split by
 // size), and u32 / f64 under protocols that force the split layout.
+#include <algorithm>
+
 #include "scan_test_util.hpp"
 
 namespace lt = lookback::testing;
@@ -28,7 +30,9 @@ void reuse_with_poison() {
   const std::int64_t tile = lookback::detail::tile_items<Cfg, T>();
   const std::int64_t sizes[] = {(1 << 20) + 9, 7, 33 * tile + 1, 2 * tile, (1 << 20) + 9,
                                 tile + 1,      1, 95 * tile - 3, 40 * tile};
-  const std::int64_t cap = (1 << 20) + 16;
+  std::int64_t cap = 16;  // buffers for the largest size (tile sizes differ by policy)
+  for (std::int64_t n : sizes)
+    cap = std::max(cap, n + 16);
   std::size_t largest = 0;
   const cudaError_t query =
       lt::device_scan<Cfg, T>(nullptr, largest, nullptr, nullptr, cap, Kind::Inclusive);

@@ -49,37 +49,32 @@ template <Order>
 inline constexpr bool kAtomic128Supported = LOOKBACK_HAS_ATOMIC128 != 0;
 }  // namespace detail
 
-#define LOOKBACK_LD128(SEM)                      \
-  asm volatile("{\n\t.reg .b128 lb_w;\n\tld" SEM \
-               ".b128 lb_w, [%2];\n\t"           \
-               "mov.b128 {%0, %1}, lb_w;\n\t}"   \
-               : "=l"(w.lo), "=l"(w.hi)          \
-               : "l"(p)                          \
+// The 16-byte operands are bound to compiler-managed .b128 registers (the
+// "q" constraint, unsigned __int128) rather than to .reg .b128 temporaries
+// declared inside the asm: nvcc then sees every register the access uses.
+namespace detail {
+__device__ __forceinline__ unsigned __int128 to_u128(Word128 w) {
+  return (static_cast<unsigned __int128>(w.hi) << 64) | w.lo;
+}
+__device__ __forceinline__ Word128 from_u128(unsigned __int128 x) {
+  return Word128{static_cast<std::uint64_t>(x), static_cast<std::uint64_t>(x >> 64)};
+}
+}  // namespace detail
+
+#define LOOKBACK_LD128(SEM) asm volatile("ld" SEM ".b128 %0, [%1];" : "=q"(x) : "l"(p) : "memory")
+#define LOOKBACK_ST128(SEM) asm volatile("st" SEM ".b128 [%0], %1;" : : "l"(p), "q"(x) : "memory")
+#define LOOKBACK_CAS128(SEM)                                                           \
+  asm volatile("atom" SEM ".cas.b128 %0, [%1], %2, %3;"                                \
+               : "=q"(x)                                                               \
+               : "l"(p), "q"(detail::to_u128(expected)), "q"(detail::to_u128(desired)) \
                : "memory")
-#define LOOKBACK_ST128(SEM)                                   \
-  asm volatile(                                               \
-      "{\n\t.reg .b128 lb_w;\n\tmov.b128 lb_w, {%1, %2};\n\t" \
-      "st" SEM ".b128 [%0], lb_w;\n\t}"                       \
-      :                                                       \
-      : "l"(p), "l"(v.lo), "l"(v.hi)                          \
-      : "memory")
-#define LOOKBACK_CAS128(SEM)                                                         \
-  asm volatile(                                                                      \
-      "{\n\t.reg .b128 lb_c, lb_v, lb_d;\n\t"                                        \
-      "mov.b128 lb_c, {%2, %3};\n\tmov.b128 lb_v, {%4, %5};\n\t"                     \
-      "atom" SEM                                                                     \
-      ".cas.b128 lb_d, [%6], lb_c, lb_v;\n\t"                                        \
-      "mov.b128 {%0, %1}, lb_d;\n\t}"                                                \
-      : "=l"(old.lo), "=l"(old.hi)                                                   \
-      : "l"(expected.lo), "l"(expected.hi), "l"(desired.lo), "l"(desired.hi), "l"(p) \
-      : "memory")
 
 // One 16-byte load with order O (Weak: a plain, weak ld.b128).
 template <Order O>
 __device__ __forceinline__ Word128 load128(const void* p) {
   static_assert(detail::kAtomic128Supported<O>,
                 "16-byte descriptor words and data vectors need sm_90 (atomic128.cuh)");
-  Word128 w;
+  unsigned __int128 x;
   if constexpr (O == Order::Weak) {
     LOOKBACK_LD128("");
   } else if constexpr (load_order<O>() == cuda::memory_order_relaxed) {
@@ -88,7 +83,7 @@ __device__ __forceinline__ Word128 load128(const void* p) {
     static_assert(load_order<O>() == cuda::memory_order_acquire);
     LOOKBACK_LD128(".acquire.gpu");
   }
-  return w;
+  return detail::from_u128(x);
 }
 
 // One 16-byte store with order O (Weak: a plain, weak st.b128).
@@ -96,6 +91,7 @@ template <Order O>
 __device__ __forceinline__ void store128(void* p, Word128 v) {
   static_assert(detail::kAtomic128Supported<O>,
                 "16-byte descriptor words and data vectors need sm_90 (atomic128.cuh)");
+  const unsigned __int128 x = detail::to_u128(v);
   if constexpr (O == Order::Weak) {
     LOOKBACK_ST128("");
   } else if constexpr (store_order<O>() == cuda::memory_order_relaxed) {
@@ -113,7 +109,7 @@ template <Order O>
 __device__ __forceinline__ bool cas128(void* p, Word128& expected, Word128 desired) {
   static_assert(detail::kAtomic128Supported<O>,
                 "16-byte compare-and-swap needs sm_90 (atomic128.cuh)");
-  Word128 old;
+  unsigned __int128 x;
   if constexpr (rmw_order<O>() == cuda::memory_order_relaxed) {
     LOOKBACK_CAS128(".relaxed.gpu");
   } else if constexpr (rmw_order<O>() == cuda::memory_order_acquire) {
@@ -124,6 +120,7 @@ __device__ __forceinline__ bool cas128(void* p, Word128& expected, Word128 desir
     static_assert(rmw_order<O>() == cuda::memory_order_acq_rel);
     LOOKBACK_CAS128(".acq_rel.gpu");
   }
+  const Word128 old = detail::from_u128(x);
   const bool ok = old.lo == expected.lo && old.hi == expected.hi;
   expected = old;
   return ok;
