@@ -77,8 +77,9 @@ __device__ protocol::Status last_owner_status(std::uint32_t tile) {
   return tile == 0 ? protocol::first_publish_status(kProtocol, 0) : protocol::Status::Prefix;
 }
 
-__global__ void final_state_kernel(const device::Header* header, void* descriptors,
-                                   std::uint32_t num_tiles, std::uint32_t* slot) {
+__global__ void final_state_kernel(const device::Header* header,
+                                   device::DescriptorStorage descriptors, std::uint32_t num_tiles,
+                                   std::uint32_t* slot) {
   // A launch that gave up (watchdog, ticket overflow) leaves tiles unfinished.
   if (header->error != 0) return;
   if constexpr (kProtocol.reset == protocol::Reset::Epoch &&
@@ -96,14 +97,17 @@ __global__ void final_state_kernel(const device::Header* header, void* descripto
   }
 }
 
-int check_final(void* temp, std::int64_t n, std::uint32_t* slot, CUstream_st* stream) {
+int check_final(void* temp, std::size_t temp_bytes, std::int64_t n, std::uint32_t* slot,
+                CUstream_st* stream) {
   const auto tiles =
       static_cast<std::uint32_t>((n + detail::tile_items<Config, std::uint32_t>() - 1) /
                                  detail::tile_items<Config, std::uint32_t>());
   device::Header* header = device::header_of(temp);
   const int blocks = static_cast<int>(std::min<std::uint32_t>((tiles + 255) / 256, 64));
-  final_state_kernel<<<blocks, 256, 0, stream>>>(header, device::descriptors_of(header), tiles,
-                                                 slot);
+  // The same capacity (and so the same descriptor placement) as the scan's.
+  const device::DescriptorStorage descriptors =
+      device::descriptors_of(header, device::descriptor_capacity(temp_bytes, Desc::kShape));
+  final_state_kernel<<<blocks, 256, 0, stream>>>(header, descriptors, tiles, slot);
   return static_cast<int>(cudaGetLastError());
 }
 

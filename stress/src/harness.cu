@@ -281,7 +281,8 @@ void enqueue_scan(const EntryRunner& entry, const LaunchSite& site, const std::u
   if (e != 0)
     throw std::runtime_error(std::string("lookback-stress: ") + entry.name + ": " + message);
   // Before check_kernel, which reads and clears the error flag.
-  check_cuda(static_cast<cudaError_t>(entry.check_final(site.temp, n, slot + 3, site.stream)),
+  check_cuda(static_cast<cudaError_t>(
+                 entry.check_final(site.temp, site.temp_bytes, n, slot + 3, site.stream)),
              "final-state check launch");
   const int blocks = static_cast<int>(std::min<std::int64_t>((n + 1023) / 1024, 1024));
   check_kernel<<<blocks, 256, 0, site.stream>>>(dst, ref, n, device::header_of(site.temp), slot);

@@ -31,14 +31,15 @@ struct EntryRunner {
              CUstream_st* stream, std::string* message) = nullptr;
   // Scan blocks of this kernel one SM holds at once (occupancy calculator).
   int (*blocks_per_sm)() = nullptr;
-  // Enqueues, after a scan of n items on `temp`, a check of the final
+  // Enqueues, after a scan of n items on `temp` (of `temp_bytes`, as passed
+  // to run: it fixes where the descriptors lie), a check of the final
   // descriptor states: every tile's owner last published PREFIX (tile 0:
   // protocol::first_publish_status), and a descriptor never moves down, so a
   // launch that raised no device error must leave each of them there. One
   // that ended lower moved backwards (the monotone-status property).
   // slot[0]: descriptors found lower; slot[1]: the first of them, as
   // encode_regression(tile, status). Returns a CUDA error code (0: success).
-  int (*check_final)(void* temp, std::int64_t n, std::uint32_t* slot,
+  int (*check_final)(void* temp, std::size_t temp_bytes, std::int64_t n, std::uint32_t* slot,
                      CUstream_st* stream) = nullptr;
 };
 
