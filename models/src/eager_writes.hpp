@@ -4,7 +4,8 @@
 // hint the explorer checks on every access to L: every access of L is strong
 // (relaxed or stronger, not .cta-scoped: no two accesses of L ever race), none
 // is an RMW or an await, L is no descriptor (monotone-status never looks at
-// it), and a thread is never finished right after a store to L. Split value
+// it), and a thread neither finishes nor fails right after a store to L
+// (so no check of its own sits between the store and its next step). Split value
 // words of the fallback variants are such locations: relaxed, written before
 // a status store or a CAS, only ever loaded after a status.
 //
@@ -30,18 +31,20 @@
 //   neighbours (L is no descriptor), and the same races: a race is checked
 //   when the later of its two events is added, with causality into it final
 //   then, and no access of L races. So every violation the old path met is
-//   met on the new one, at a graph of at most one more event (w); a
-//   violation the program reports right after w is reported on every path
-//   through S + w as well, so it cuts no path short that the full search
-//   would follow further: the full search reports it too, and the protocol
-//   programs check nothing between a value-word store and the next status
-//   access.
+//   met on the new one, at a graph of at most one more event (w), and the
+//   adding of w itself reports nothing (t neither fails nor finishes after
+//   it: checked), so no path of the new search is cut short where the old
+//   one went on.
+// - With System::interchangeable on L as well, w goes last in L's coherence
+//   rather than where H has it; graphs differing only in L's coherence are
+//   one graph there (interchangeable.hpp), so the argument holds up to it.
 // - Hangs: S is not checked (as for local steps). t is started and can step
 //   at S, so under FAIR, OBE, HSA and LOBE S hangs only where S + w does;
 //   under UNFAIR a thread blocked at S is blocked at S + w, as w adds no
 //   write to a location any await reads (no await on L), and changes no
 //   causality edge among older events. Occupancy is unchanged because t is
-//   not finished after w (checked).
+//   not finished after w (checked). Executions (maximal graphs) are the same
+//   set: every one holds w, and every graph holding w is reached.
 // A program that breaks the declaration is noticed on the first graph that
 // does (its prefix was explored with every path the exact search has, up to
 // this reordering) and the search runs again without it.
