@@ -1,4 +1,4 @@
-// Eager writes (System::eager_writes): a thread whose next operation is a
+// Eager writes (System::eager_writes), PTX only: a thread whose next operation is a
 // plain store (not an RMW) to such a location L performs it at once, alone,
 // like a local step (execution_step.hpp, is_local). The declaration is a
 // hint the explorer checks on every access to L: every access of L is strong
@@ -25,7 +25,8 @@
 //   causality, a cycle of SC-per-location, an RMW skipping a write) is one of
 //   H + w's, so the subset is consistent. Each e_j is a candidate there with
 //   the same source and the same place in coherence relative to the events
-//   present.
+//   present (under PTX a read may take any write present that keeps the
+//   graph consistent; under SC only the latest, which moving w changes).
 // - The checks made on adding e_j see the same values (a thread's program
 //   state depends on its own reads only), the same descriptor coherence
 //   neighbours (L is no descriptor), and the same races: a race is checked

@@ -51,8 +51,9 @@ class Search {
                                            true) != sys.interchangeable.end()
                              ? sys.interchangeable
                              : std::vector<bool>{}),
-        eager_(opt.eager_writes && std::find(sys.eager_writes.begin(), sys.eager_writes.end(),
-                                             true) != sys.eager_writes.end()) {}
+        eager_(opt.eager_writes && opt.model == MemoryModel::Ptx &&
+               std::find(sys.eager_writes.begin(), sys.eager_writes.end(), true) !=
+                   sys.eager_writes.end()) {}
 
   // Set when a program broke System::interchangeable or eager_writes: the
   // result is void and the caller explores again without the broken one.

@@ -45,8 +45,10 @@ struct ExploreOptions {
   // a write, graphs equal up to which of them was read are one graph; sound:
   // models/src/interchangeable.hpp). Off: every choice, for cross-checks.
   bool interchangeable = true;
-  // Perform stores to System::eager_writes locations as soon as they come
-  // up, alone (sound: models/src/eager_writes.hpp). Off: every interleaving.
+  // PTX: perform stores to System::eager_writes locations as soon as they
+  // come up, alone (sound: models/src/eager_writes.hpp). Off: every
+  // interleaving. Not under SC, where a read takes only the latest write, so
+  // when a store goes changes what is read.
   bool eager_writes = true;
   // Stop at the first violation instead of exploring everything.
   bool stop_at_first = false;
