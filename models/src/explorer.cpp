@@ -2,6 +2,7 @@
 
 #include "lookback/model/incremental_ptx.hpp"
 
+#include "eager_writes.hpp"
 #include "execution_step.hpp"
 #include "interchangeable.hpp"
 
@@ -49,11 +50,15 @@ class Search {
                                  std::find(sys.interchangeable.begin(), sys.interchangeable.end(),
                                            true) != sys.interchangeable.end()
                              ? sys.interchangeable
-                             : std::vector<bool>{}) {}
+                             : std::vector<bool>{}),
+        eager_(opt.eager_writes && opt.model == MemoryModel::Ptx &&
+               std::find(sys.eager_writes.begin(), sys.eager_writes.end(), true) !=
+                   sys.eager_writes.end()) {}
 
-  // Set when a program broke System::interchangeable: the result is void
-  // and the caller explores again without it.
-  bool broke_interchangeable() const { return broke_; }
+  // Set when a program broke System::interchangeable or eager_writes: the
+  // result is void and the caller explores again without the broken one.
+  bool broke_interchangeable() const { return broke_interchangeable_; }
+  bool broke_eager() const { return broke_eager_; }
 
   ExploreResult run() {
     const auto start = std::chrono::steady_clock::now();
@@ -93,10 +98,10 @@ class Search {
     const Op& op = *n.ts[t].next;
     const bool valued =
         !interchangeable_.empty() && op.kind != EventKind::Fence && interchangeable_[op.loc];
-    if (valued && !detail::keeps_interchangeable(sys_, n.g, t, op)) {
-      broke_ = stop_ = true;
-      return out;
-    }
+    if (valued && !detail::keeps_interchangeable(sys_, n.g, t, op))
+      broke_interchangeable_ = stop_ = true;
+    if (eager_ && !detail::keeps_eager(sys_, op)) broke_eager_ = stop_ = true;
+    if (stop_) return out;
     for (const detail::Candidate& c : detail::candidates(n.g, t, op, opt_.model)) {
       if (valued && !detail::kept_interchangeable(n.g, c)) continue;
       n.g.add(c.event, c.co_pos);
@@ -319,7 +324,9 @@ class Search {
       runnable[t] = !done(n, t) && n.g.thread(t).phase == phase && n.ts[t].next && may_start(n, t);
     int forced = -1;
     for (int t = 0; t < threads && forced < 0; ++t)
-      if (runnable[t] && started(n, t) && is_local(*n.ts[t].next)) forced = t;
+      if (runnable[t] && started(n, t) &&
+          (is_local(*n.ts[t].next) || (eager_ && detail::is_eager_write(sys_, *n.ts[t].next))))
+        forced = t;
 
     std::vector<Child> children;
     for (int t = 0; t < threads; ++t) {
@@ -356,7 +363,15 @@ class Search {
       if (!seen_.insert(c.fp).second) continue;
       tick(c.node.g, c.thread);
       if (stop_) return;
-      if (!check_new_event(c.node, c.thread, c.race)) continue;
+      const bool checked = check_new_event(c.node, c.thread, c.race);
+      // An eager store must leave its thread running and unfailed
+      // (eager_writes.hpp): else explore again without the reduction.
+      if (eager_ && forced >= 0 && done(c.node, c.thread) &&
+          detail::is_eager_write(sys_, *n.ts[c.thread].next)) {
+        broke_eager_ = stop_ = true;
+        return;
+      }
+      if (!checked) continue;
       visit(c.node);
     }
     if (!any) {
@@ -376,24 +391,34 @@ class Search {
   std::chrono::steady_clock::time_point last_report_;
   bool symmetric_;
   std::vector<bool> interchangeable_;      // empty: the reduction is off
+  bool eager_;                             // eager writes (eager_writes.hpp) on
   mutable std::vector<int> rank_, order_;  // canonical_rank's buffers
   mutable std::vector<std::uint64_t> key_;
-  bool broke_ = false;
+  bool broke_interchangeable_ = false;
+  bool broke_eager_ = false;
   bool stop_ = false;
 };
 
 }  // namespace
 
 ExploreResult explore(const System& sys, const ExploreOptions& opt) {
-  Search reduced(sys, opt);
-  ExploreResult r = reduced.run();
-  if (!reduced.broke_interchangeable()) return r;
-  ExploreOptions exact = opt;
-  exact.interchangeable = false;
-  ExploreResult again = Search(sys, exact).run();
-  again.reexplored = true;
-  again.seconds += r.seconds;
-  return again;
+  ExploreOptions o = opt;
+  double seconds = 0;
+  bool again = false;
+  for (;;) {
+    Search search(sys, o);
+    ExploreResult r = search.run();
+    seconds += r.seconds;
+    if (!search.broke_interchangeable() && !search.broke_eager()) {
+      r.seconds = seconds;
+      r.reexplored = again;
+      return r;
+    }
+    // A declaration did not hold: explore again without it.
+    if (search.broke_interchangeable()) o.interchangeable = false;
+    if (search.broke_eager()) o.eager_writes = false;
+    again = true;
+  }
 }
 
 }  // namespace lookback::model

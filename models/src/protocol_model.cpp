@@ -288,12 +288,13 @@ System build_protocol_system(const Protocol& p, const Instance& inst) {
   System sys;
   Memory m;
   auto add = [&](std::string name, Value init, bool descriptor, bool local = false,
-                 bool interchangeable = false) {
+                 bool interchangeable = false, bool eager = false) {
     sys.loc_names.push_back(std::move(name));
     sys.init.push_back(init);
     sys.descriptor.push_back(descriptor);
     sys.local.push_back(local);
     sys.interchangeable.push_back(interchangeable);
+    sys.eager_writes.push_back(eager);
     return static_cast<Loc>(sys.init.size() - 1);
   };
   const bool epoch_reset = p.reset == Reset::Epoch;
@@ -331,12 +332,17 @@ System build_protocol_system(const Protocol& p, const Instance& inst) {
                                  split_value_words(p) == 2 && p.publish_fence == Fence::None &&
                                  p.lookback_fence == Fence::None &&
                                  validation_fence(p) == Fence::None;
+    // Where value words are accessed strongly (the fallback variants), no
+    // access to them races and a store to one is always followed by a status
+    // store or CAS: their stores may go eagerly (explorer:
+    // models/src/eager_writes.hpp; checked there too).
+    const bool eager = split_value_order(p) != Order::Weak;
     for (int k = 0; k < capacity; ++k) {
       m.agg.push_back(
-          add("agg[" + std::to_string(k) + "]", garbage, false, false, interchangeable));
+          add("agg[" + std::to_string(k) + "]", garbage, false, false, interchangeable, eager));
       m.incl.push_back(split_value_words(p) == 1 ? m.agg.back()
                                                  : add("incl[" + std::to_string(k) + "]", garbage,
-                                                       false, false, interchangeable));
+                                                       false, false, interchangeable, eager));
     }
   }
   for (int l = 0; l < inst.launches; ++l) {

@@ -45,6 +45,11 @@ struct ExploreOptions {
   // a write, graphs equal up to which of them was read are one graph; sound:
   // models/src/interchangeable.hpp). Off: every choice, for cross-checks.
   bool interchangeable = true;
+  // PTX: perform stores to System::eager_writes locations as soon as they
+  // come up, alone (sound: models/src/eager_writes.hpp). Off: every
+  // interleaving. Not under SC, where a read takes only the latest write, so
+  // when a store goes changes what is read.
+  bool eager_writes = true;
   // Stop at the first violation instead of exploring everything.
   bool stop_at_first = false;
   // Test hook: recompute every PTX verdict from scratch (Derived) and throw
@@ -70,7 +75,8 @@ struct ExploreResult {
   std::uint64_t stuck = 0;       // maximal graphs with some thread still waiting
   double seconds = 0;
   bool complete = true;  // false when max_graphs cut the search short
-  // System::interchangeable did not hold, so the search ran again without it.
+  // System::interchangeable or System::eager_writes did not hold, so the
+  // search ran again without them.
   bool reexplored = false;
   int max_thread_steps = 0;  // most events any one block performed
   // Shortest counterexample found for each violated property.

@@ -109,6 +109,12 @@ struct System {
   // A hint: the explorer checks it on every access and, where a program
   // breaks it, explores again without it. May be left empty.
   std::vector<bool> interchangeable;
+  // Locations whose stores a thread may perform as soon as they are its next
+  // operation, alone: every access strong, no RMW, no await, no descriptor,
+  // no thread finishing right after a store (explorer:
+  // models/src/eager_writes.hpp). A hint, checked like `interchangeable`.
+  // May be left empty.
+  std::vector<bool> eager_writes;
   // Threads with the same non-negative class run the same program whatever
   // their index, so graphs that differ by permuting them are one graph.
   std::vector<int> symmetry_class;
