@@ -32,8 +32,11 @@ constexpr proto::Protocol kForcedSplit = proto::find_variant("no-reader-acquire"
 // The shapes the layouts have.
 static_assert(dev::descriptor_shape<kWarp, std::uint32_t>() == DescriptorShape{8, 0, 0});
 static_assert(dev::descriptor_shape<kWarp, float>() == DescriptorShape{8, 0, 0});
-static_assert(dev::descriptor_shape<kWarp, double>() == DescriptorShape{16, 0, 0});
-static_assert(dev::descriptor_shape<kWarp, std::int64_t>() == DescriptorShape{16, 0, 0});
+// 5..8-byte values: the 16-byte packed word where enabled, else split.
+constexpr DescriptorShape kEight =
+    dev::kPacked128Available ? DescriptorShape{16, 0, 0} : DescriptorShape{4, 8, 2};
+static_assert(dev::descriptor_shape<kWarp, double>() == kEight);
+static_assert(dev::descriptor_shape<kWarp, std::int64_t>() == kEight);
 static_assert(dev::descriptor_shape<kWarp, Wide12>() == DescriptorShape{4, 12, 2});
 static_assert(dev::descriptor_shape<kWarp, Wide32>() == DescriptorShape{4, 32, 2});
 static_assert(dev::descriptor_shape<kForcedSplit, std::uint32_t>() == DescriptorShape{4, 4, 2});
