@@ -154,7 +154,26 @@ struct Packed128Descriptor {
   __device__ static Word make(Status s, const T& v, std::uint32_t epoch) {
     return protocol::pack128(s, epoch, bits_of(v));
   }
-  __device__ static std::uint32_t tag(Word w) { return protocol::packed128_tag(w); }
+  // The tag, with every always-zero bit of the word folded in: the padding
+  // (bits 32..63) and the value bits beyond sizeof(T). Not for the
+  // encoding's sake (they are 0 in every word make() writes and in zeroed
+  // storage) but to keep every bit of a loaded word live wherever its status
+  // is used. ptxas (CUDA 13.0, sm_90) narrows a .b128 load one of whose
+  // 32-bit quarters is dead into smaller loads: with only the low 32 bits of
+  // `lo` used it emitted LD.E.STRONG.GPU [a] (the tag) + LD.E.64.STRONG.GPU
+  // [a+8] (the value), each with its own acquire, which are not one atomic
+  // access: a reader could pair an AGGREGATE tag with the PREFIX value
+  // written after it, and the non-fallback variants gave wrong tiles on the
+  // H100. (The fallback variants used the whole word in their CAS, so their
+  // loads stayed LD.E.128.) With the fold every look-back load is one
+  // LD.E.128.STRONG.GPU (checked with nvdisasm for coarsened, warp-lookback,
+  // fallback, deterministic, fenced-lookback and ScanPlan kernels).
+  __device__ static std::uint32_t tag(Word w) {
+    std::uint64_t zero = w.lo >> 32;
+    if constexpr (sizeof(T) < 8) zero |= w.hi >> (8 * sizeof(T));
+    return protocol::packed128_tag(w) | static_cast<std::uint32_t>(zero) |
+           static_cast<std::uint32_t>(zero >> 32);
+  }
 
   // One look-back read of tile `t` (P.lookback_order).
   __device__ Word load(std::uint32_t t) const { return load128<P.lookback_order>(&words[t]); }
