@@ -50,16 +50,15 @@ using protocol::Status;
 
 // Whether values of 5..8 bytes are packed with their tag into one 16-byte
 // atomic word (Packed128Descriptor, inline PTX in atomic128.cuh, not
-// libcu++'s broken 128-bit atomic_ref). FALSE for now: on the H100
-// (2026-11-23) the 16-byte word gave wrong scan results for the variants
-// without a fallback (coarsened, warp-lookback, fenced-lookback: u64/i64/f64
-// at >= 2^20 items, whole tiles wrong), with either way of binding the .b128
-// operands, while the fallback variants and atomic128_test (round trips, one
-// winning CAS, no torn relaxed words) passed. The root cause is not found;
-// until it is, 5..8-byte values use the split layout (whose tags and values
-// the model checks like the packed word). Flip to true to re-test:
-// kernels/tests/scan_packed128_test.cu.
-inline constexpr bool kPacked128Available = false;
+// libcu++'s broken 128-bit atomic_ref). It was off for a while: on the H100
+// (2026-11-23) the variants without a fallback gave wrong u64/i64/f64 scans
+// at >= 2^20 items with it. The cause was ptxas splitting the look-back's
+// 16-byte load into a tag load and a value load (Packed128Descriptor::tag
+// says how and what keeps it one load). The project builds for sm_90 only;
+// compiling a scan of such a type for an older device architecture stops at
+// atomic128.cuh's static_assert (the host sizes temp storage for the 16-byte
+// word, so the device may not quietly use another layout).
+inline constexpr bool kPacked128Available = true;
 
 // The layout a variant uses for values of type T (Layout::BySize resolved).
 template <Protocol P, class T>
