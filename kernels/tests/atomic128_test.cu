@@ -266,4 +266,62 @@ TEST(Atomic128, Packed128DescriptorRoundTrip) {
   EXPECT_EQ(host[7], lookback::protocol::pack128(Status::Aggregate, 9u, bits));
 }
 
+// Readers of a Packed128Descriptor that use a word the way the look-back does
+// (its status and epoch through Desc::tag, its value through Desc::value, no
+// other bit) never see a tag with another publish's value, while writers
+// publish words whose value determines their tag. Regression test for ptxas
+// narrowing the 16-byte load into a tag load and a value load when bits
+// 32..63 were dead (descriptor.cuh, Packed128Descriptor::tag): on the H100
+// that tore words and gave wrong scans.
+constexpr std::uint32_t kTornWords = 4;
+
+__device__ Status status_for(std::uint64_t v) {
+  return (v & 1u) ? Status::Aggregate : Status::Prefix;
+}
+
+template <class Tag>
+__global__ void descriptor_readers(lookback::device::DescriptorStorage storage, unsigned* bad,
+                                   unsigned* seen, int rounds) {
+  using Desc = lookback::device::Packed128Descriptor<Tag::value, std::uint64_t>;
+  const Desc desc(storage);
+  const std::uint64_t id = blockIdx.x * blockDim.x + threadIdx.x;
+  const auto t = static_cast<std::uint32_t>(id % kTornWords);
+  unsigned local_bad = 0, local_seen = 0;
+  for (int r = 0; r < rounds; ++r) {
+    if ((id / 32) % 2 == 0) {  // writer warps
+      const std::uint64_t v = (id << 32) | (static_cast<std::uint64_t>(r) << 1) | (id & 1u);
+      desc.publish(t, status_for(v), v, static_cast<std::uint32_t>(v >> 1));
+    } else {  // reader warps
+      const typename Desc::Word w = desc.load(t);
+      const std::uint32_t tag = Desc::tag(w);
+      if (lookback::protocol::tag_status(tag) == Status::Invalid) continue;
+      ++local_seen;
+      const std::uint64_t v = desc.value(t, w);
+      const bool match = lookback::protocol::tag_status(tag) == status_for(v) &&
+                         lookback::protocol::tag_epoch(tag) ==
+                             (static_cast<std::uint32_t>(v >> 1) & lookback::protocol::kEpochMask);
+      if (!match) ++local_bad;
+    }
+  }
+  if (local_bad) atomicAdd(bad, local_bad);
+  if (local_seen) atomicAdd(seen, local_seen);
+}
+
+TEST(Atomic128, Packed128DescriptorReadsAreNeverTorn) {
+  LOOKBACK_REQUIRE_GPU();
+  Device d;
+  ASSERT_TRUE(d.ok());
+  LOOKBACK_CUDA_OK(cudaMemset(d.mem, 0, kTornWords * sizeof(Word128)));
+  LOOKBACK_CUDA_OK(cudaMemset(d.flags, 0, 2 * sizeof(unsigned)));
+  auto* counters = reinterpret_cast<unsigned*>(d.flags);
+  descriptor_readers<FallbackTag>
+      <<<528, 256>>>(lookback::device::DescriptorStorage{d.mem, 32}, counters, counters + 1, 2000);
+  LOOKBACK_CUDA_OK(cudaGetLastError());
+  LOOKBACK_CUDA_OK(cudaDeviceSynchronize());
+  unsigned host[2] = {1, 0};
+  LOOKBACK_CUDA_OK(cudaMemcpy(host, counters, sizeof host, cudaMemcpyDeviceToHost));
+  EXPECT_GT(host[1], 0u) << "no reader saw a published word";
+  EXPECT_EQ(host[0], 0u) << "of " << host[1] << " words read";
+}
+
 }  // namespace

@@ -1,9 +1,9 @@
 // Values of 5..8 bytes (u64, i64, double, Affine) use the 16-byte packed
 // descriptor (tag and value in one .b128 word, atomic128.cuh) in every
 // variant whose layout is chosen by size, when dev::kPacked128Available
-// (false for now: descriptor.cuh says why; they use the split layout, and
-// these scans are the reproducer); variants that force the split layout keep
-// it. The static_asserts pin the choice; the GPU tests run scans
+// (these scans reproduced the wrong results of a look-back load that ptxas
+// had split in two: descriptor.cuh, Packed128Descriptor::tag); variants that
+// force the split layout keep it. The static_asserts pin the choice; the GPU tests run scans
 // that exercise every access of the 16-byte word: release/acquire publish
 // and look-back (all variants), relaxed accesses with fence.sc
 // (fenced-lookback), and the fallback's monotone atom.cas.b128 under forced

@@ -26,6 +26,12 @@
 // the project builds for sm_90 (CMakePresets.json), and these helpers stop
 // the build for an older device architecture (a static_assert) rather than
 // silently splitting the access. Fences stay as memory_order.cuh does them.
+//
+// A load is one atomic access only if the caller uses all of its result:
+// ptxas (CUDA 13.0, sm_90) narrows a strong .b128 load with a dead 32-bit
+// quarter into smaller strong loads (e.g. LD.E.STRONG.GPU [a] +
+// LD.E.64.STRONG.GPU [a+8]), each its own access. Packed128Descriptor::tag
+// keeps every bit live for that reason.
 #pragma once
 
 #include <cuda/atomic>

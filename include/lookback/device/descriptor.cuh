@@ -50,16 +50,15 @@ using protocol::Status;
 
 // Whether values of 5..8 bytes are packed with their tag into one 16-byte
 // atomic word (Packed128Descriptor, inline PTX in atomic128.cuh, not
-// libcu++'s broken 128-bit atomic_ref). FALSE for now: on the H100
-// (2026-11-23) the 16-byte word gave wrong scan results for the variants
-// without a fallback (coarsened, warp-lookback, fenced-lookback: u64/i64/f64
-// at >= 2^20 items, whole tiles wrong), with either way of binding the .b128
-// operands, while the fallback variants and atomic128_test (round trips, one
-// winning CAS, no torn relaxed words) passed. The root cause is not found;
-// until it is, 5..8-byte values use the split layout (whose tags and values
-// the model checks like the packed word). Flip to true to re-test:
-// kernels/tests/scan_packed128_test.cu.
-inline constexpr bool kPacked128Available = false;
+// libcu++'s broken 128-bit atomic_ref). It was off for a while: on the H100
+// (2026-11-23) the variants without a fallback gave wrong u64/i64/f64 scans
+// at >= 2^20 items with it. The cause was ptxas splitting the look-back's
+// 16-byte load into a tag load and a value load (Packed128Descriptor::tag
+// says how and what keeps it one load). The project builds for sm_90 only;
+// compiling a scan of such a type for an older device architecture stops at
+// atomic128.cuh's static_assert (the host sizes temp storage for the 16-byte
+// word, so the device may not quietly use another layout).
+inline constexpr bool kPacked128Available = true;
 
 // The layout a variant uses for values of type T (Layout::BySize resolved).
 template <Protocol P, class T>
@@ -154,7 +153,26 @@ struct Packed128Descriptor {
   __device__ static Word make(Status s, const T& v, std::uint32_t epoch) {
     return protocol::pack128(s, epoch, bits_of(v));
   }
-  __device__ static std::uint32_t tag(Word w) { return protocol::packed128_tag(w); }
+  // The tag, with every always-zero bit of the word folded in: the padding
+  // (bits 32..63) and the value bits beyond sizeof(T). Not for the
+  // encoding's sake (they are 0 in every word make() writes and in zeroed
+  // storage) but to keep every bit of a loaded word live wherever its status
+  // is used. ptxas (CUDA 13.0, sm_90) narrows a .b128 load one of whose
+  // 32-bit quarters is dead into smaller loads: with only the low 32 bits of
+  // `lo` used it emitted LD.E.STRONG.GPU [a] (the tag) + LD.E.64.STRONG.GPU
+  // [a+8] (the value), each with its own acquire, which are not one atomic
+  // access: a reader could pair an AGGREGATE tag with the PREFIX value
+  // written after it, and the non-fallback variants gave wrong tiles on the
+  // H100. (The fallback variants used the whole word in their CAS, so their
+  // loads stayed LD.E.128.) With the fold every look-back load is one
+  // LD.E.128.STRONG.GPU (checked with nvdisasm for coarsened, warp-lookback,
+  // fallback, deterministic, fenced-lookback and ScanPlan kernels).
+  __device__ static std::uint32_t tag(Word w) {
+    std::uint64_t zero = w.lo >> 32;
+    if constexpr (sizeof(T) < 8) zero |= w.hi >> (8 * sizeof(T));
+    return protocol::packed128_tag(w) | static_cast<std::uint32_t>(zero) |
+           static_cast<std::uint32_t>(zero >> 32);
+  }
 
   // One look-back read of tile `t` (P.lookback_order).
   __device__ Word load(std::uint32_t t) const { return load128<P.lookback_order>(&words[t]); }

@@ -40,11 +40,10 @@ enum class Fence : std::uint8_t { None, AcqRel, Sc };
 
 // Where a descriptor's value lives.
 //   Packed: status, epoch and value share one atomic word (64 bits for values
-//           of up to 4 bytes; 128 bits for values of 5 to 8 bytes where the
-//           kernels enable it, device::kPacked128Available, off for now:
-//           they then use Split), so a reader can never see a status with another
-//           value. For the model either is one location read and written by
-//           single atomic accesses.
+//           of up to 4 bytes; 128 bits for values of 5 to 8 bytes, sm_90's
+//           16-byte atomics, device::kPacked128Available), so a reader can
+//           never see a status with another value. For the model either is
+//           one location read and written by single atomic accesses.
 //   Split:  a status word plus value words (one for the aggregate, one for the
 //           inclusive prefix); readers need release/acquire ordering between
 //           them, and a torn read is a real possibility.
