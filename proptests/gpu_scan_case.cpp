@@ -2,6 +2,8 @@
 #include "gpu_scan_case.hpp"
 
 #include <charconv>
+#include <cstdio>
+#include <cstdlib>
 #include <sstream>
 #include <string_view>
 
@@ -38,7 +40,31 @@ bool parse_bool(std::string_view v, bool* out) {
   return false;
 }
 
+std::int64_t parse_max_items(const char* text) {
+  if (text == nullptr || *text == '\0') return std::int64_t{1} << 24;
+  const std::string s(text);
+  char* end = nullptr;
+  std::int64_t v = -1;
+  if (s.rfind("2^", 0) == 0) {
+    const long e = std::strtol(s.c_str() + 2, &end, 10);
+    if (*end == '\0' && e >= 0 && e <= 40) v = std::int64_t{1} << e;
+  } else {
+    const long long x = std::strtoll(s.c_str(), &end, 10);
+    if (*end == '\0' && x >= 0) v = x;
+  }
+  if (v < 0) {
+    std::fprintf(stderr, "LOOKBACK_PROP_MAX_N='%s' is not a number or 2^k; using 2^24\n", text);
+    return std::int64_t{1} << 24;
+  }
+  return v;
+}
+
 }  // namespace
+
+std::int64_t prop_max_items() {
+  static const std::int64_t n = parse_max_items(std::getenv("LOOKBACK_PROP_MAX_N"));
+  return n;
+}
 
 std::optional<ScanCase> parse_case(const std::string& line, std::string* error) {
   ScanCase c;

@@ -197,6 +197,9 @@ inline std::int64_t tile_items(const ScanCase& c) {
   return tile_items(c.variant, c.tuning, c.type);
 }
 
+// Largest n a case draws: LOOKBACK_PROP_MAX_N (decimal, or 2^k), default 2^24.
+std::int64_t prop_max_items();
+
 // What the test binary compiles (every combination is a set of kernels, and
 // the build has to stay affordable): every (type, operator) with the default
 // tuning; the deterministic mode and the other tunings with the plain

@@ -28,7 +28,6 @@
 #include <vector>
 
 #include "gpu_scan_case.hpp"
-#include "gpu_scan_runner.hpp"
 
 namespace lookback::proptest {
 

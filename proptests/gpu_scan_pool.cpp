@@ -2,6 +2,7 @@
 // case to its variant's translation unit.
 #include <cuda_runtime_api.h>
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -16,30 +17,37 @@ namespace {
 
 RunTotals g_totals;
 
-std::int64_t parse_max_items(const char* text) {
-  if (text == nullptr || *text == '\0') return std::int64_t{1} << 24;
-  const std::string s(text);
-  char* end = nullptr;
-  std::int64_t v = -1;
-  if (s.rfind("2^", 0) == 0) {
-    const long e = std::strtol(s.c_str() + 2, &end, 10);
-    if (*end == '\0' && e >= 0 && e <= 40) v = std::int64_t{1} << e;
-  } else {
-    const long long x = std::strtoll(s.c_str(), &end, 10);
-    if (*end == '\0' && x >= 0) v = x;
-  }
-  if (v < 0) {
-    std::fprintf(stderr, "LOOKBACK_PROP_MAX_N='%s' is not a number or 2^k; using 2^24\n", text);
-    return std::int64_t{1} << 24;
-  }
-  return v;
+// Indexed by VariantKind; filled at static initialisation (link_variant), so
+// a function-local static: its construction precedes the first call.
+std::array<VariantRunners, 3>& runner_table() {
+  static std::array<VariantRunners, 3> table{};
+  return table;
 }
 
 }  // namespace
 
-std::int64_t prop_max_items() {
-  static const std::int64_t n = parse_max_items(std::getenv("LOOKBACK_PROP_MAX_N"));
-  return n;
+bool link_variant(VariantKind v, VariantRunners runners) {
+  runner_table()[static_cast<std::size_t>(v)] = runners;
+  return true;
+}
+
+const VariantRunners* linked_runners(VariantKind v) {
+  const VariantRunners& r = runner_table()[static_cast<std::size_t>(v)];
+  return r.ops != nullptr ? &r : nullptr;
+}
+
+std::vector<VariantKind> linked_variants() {
+  std::vector<VariantKind> linked;
+  for (std::size_t i = 0; i < runner_table().size(); ++i)
+    if (runner_table()[i].ops != nullptr) linked.push_back(static_cast<VariantKind>(i));
+  return linked;
+}
+
+std::string properties_binary(VariantKind v) {
+  std::string suffix = name(v);
+  for (char& ch : suffix)
+    if (ch == '-') ch = '_';
+  return "gpu_scan_properties_" + suffix;
 }
 
 RunTotals run_totals() {
@@ -138,27 +146,18 @@ std::string Pool::recover_after_failure() {
 std::string run_case(const ScanCase& c) {
   ++g_totals.cases;
   if (!compiled(c)) return "not a compiled combination: " + to_string(c);
+  const VariantRunners* runners = linked_runners(c.variant);
+  if (runners == nullptr)
+    return std::string("variant ") + name(c.variant) + " is not linked into this binary: run " +
+           properties_binary(c.variant);
   std::string error;
   Pool* pool = Pool::get(&error);
   if (pool == nullptr) return error;
   const bool plain = c.deterministic || c.tuning != Tuning::Default;
-  std::string result;
-  switch (c.variant) {
-    case VariantKind::Coarsened:
-      result = plain ? run_coarsened_plain(c, *pool) : run_coarsened_ops(c, *pool);
-      break;
-    case VariantKind::WarpLookback:
-      result = plain ? run_warp_plain(c, *pool) : run_warp_ops(c, *pool);
-      break;
-    case VariantKind::Fallback:
-      result = plain ? run_fallback_plain(c, *pool) : run_fallback_ops(c, *pool);
-      break;
-  }
-  if (!result.empty()) {
-    const std::string note = pool->recover_after_failure();
-    if (!note.empty()) result += " [" + note + "]";
-  }
-  return result;
+  const std::string result = plain ? runners->plain(c, *pool) : runners->ops(c, *pool);
+  if (result.empty()) return result;
+  const std::string note = pool->recover_after_failure();
+  return note.empty() ? result : result + " [" + note + "]";
 }
 
 }  // namespace lookback::proptest

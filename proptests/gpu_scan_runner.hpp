@@ -10,13 +10,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "gpu_scan_case.hpp"
 
 namespace lookback::proptest {
-
-// Largest n a case draws: LOOKBACK_PROP_MAX_N (decimal, or 2^k), default 2^24.
-std::int64_t prop_max_items();
 
 // Runs one case (1 scan, or 3 in deterministic mode) and checks every
 // output element, the guard elements around the output (and, out of place,
@@ -94,6 +92,26 @@ std::string run_warp_ops(const ScanCase& c, Pool& pool);
 std::string run_warp_plain(const ScanCase& c, Pool& pool);
 std::string run_fallback_ops(const ScanCase& c, Pool& pool);
 std::string run_fallback_plain(const ScanCase& c, Pool& pool);
+
+// The variants a property binary links. All of them in one binary is over
+// 90 MB of kernels, too large to ship to a GPU machine, so there is one
+// binary per variant (gpu_scan_properties_<variant>), and its
+// gpu_scan_link_<variant>.cpp registers the variant's entry points at static
+// initialisation. run_case() dispatches through this table.
+using CaseRunner = std::string (*)(const ScanCase&, Pool&);
+struct VariantRunners {
+  CaseRunner ops = nullptr;
+  CaseRunner plain = nullptr;
+};
+// Returns true, so that a namespace-scope constant can call it.
+bool link_variant(VariantKind v, VariantRunners runners);
+// The entry points of `v`, or nullptr when this binary does not link it.
+const VariantRunners* linked_runners(VariantKind v);
+// The linked variants in VariantKind order.
+std::vector<VariantKind> linked_variants();
+// The name of the binary that links `v`: gpu_scan_properties_coarsened,
+// gpu_scan_properties_warp_lookback, gpu_scan_properties_fallback.
+std::string properties_binary(VariantKind v);
 
 // Counts a finished scan of n items (called by the typed runners).
 void count_scan(std::int64_t n);
