@@ -56,10 +56,83 @@ struct Knobs {
 struct Hdr {
   unsigned ticket;
   unsigned done;
+  unsigned hung;  // set when a look-back gave up waiting (the result is then wrong)
 };
+
+// Polls per look-back window before giving up: far above any real wait, so
+// a broken experiment reports itself instead of hanging the GPU.
+constexpr unsigned kMaxPolls = 1u << 24;
 
 __device__ __forceinline__ unsigned long long word(unsigned st, unsigned epoch, unsigned v) {
   return (static_cast<unsigned long long>(v) << 32) | (epoch << 2) | st;
+}
+
+// Scans one 16-byte chunk per lane across the warp: x becomes the inclusive
+// scan of the warp's 128 items plus `run`, and `run` moves past them.
+__device__ __forceinline__ void scan_chunk(uint4& x, unsigned& run, int lane) {
+  x.y += x.x;
+  x.z += x.y;
+  x.w += x.z;
+  unsigned s = x.w;
+#pragma unroll
+  for (int off = 1; off < 32; off <<= 1) {
+    const unsigned o = __shfl_up_sync(0xffffffffu, s, off);
+    if (lane >= off) s += o;
+  }
+  const unsigned excl = __shfl_up_sync(0xffffffffu, s, 1);
+  const unsigned add = run + (lane ? excl : 0u);
+  x = make_uint4(x.x + add, x.y + add, x.z + add, x.w + add);
+  run += __shfl_sync(0xffffffffu, s, 31);
+}
+
+// Warp 0's look-back over windows of 32 predecessors: the sum of the
+// aggregates back to (and including) the closest PREFIX.
+template <class K>
+__device__ unsigned look_back(unsigned long long* desc, Hdr* hdr, unsigned tile, unsigned epoch,
+                              int lane) {
+  constexpr cuda::memory_order ld_o =
+      K::acq_rel ? cuda::memory_order_acquire : cuda::memory_order_relaxed;
+  unsigned prefix = 0;
+  if (K::delay_ns) __nanosleep(K::delay_ns);
+  long long base = tile;
+  while (true) {
+    const long long j = base - 32 + lane;
+    unsigned long long w = 0;
+    unsigned st = 2;
+    for (unsigned polls = 0;; ++polls) {
+      if (polls == kMaxPolls) {
+        if (lane == 0) Ref32(hdr->hung).store(1u, cuda::memory_order_relaxed);
+        return prefix;
+      }
+      if (j >= 0) {
+        w = Ref64(desc[j]).load(ld_o);
+        st = ((static_cast<unsigned>(w) >> 2) == epoch) ? (static_cast<unsigned>(w) & 3u) : 0u;
+      } else {
+        w = 0;
+        st = 2;
+      }
+      if constexpr (K::smart_wait) {
+        // Only lanes above the closest PREFIX matter.
+        const unsigned pre = __ballot_sync(0xffffffffu, st == 2 && j >= 0);
+        const unsigned inv = __ballot_sync(0xffffffffu, st == 0);
+        const unsigned need = pre ? ~((2u << (31 - __clz(pre))) - 1u) : 0xffffffffu;
+        if ((inv & need) == 0) break;
+      } else {
+        if (__all_sync(0xffffffffu, st != 0)) break;
+      }
+      if (K::spin_ns) __nanosleep(K::spin_ns);
+    }
+    const unsigned stop = __ballot_sync(0xffffffffu, st == 2 && j >= 0);
+    const int lo = stop ? 31 - __clz(stop) : 0;
+    unsigned x = (j >= 0 && lane >= lo) ? static_cast<unsigned>(w >> 32) : 0u;
+#pragma unroll
+    for (int off = 16; off; off >>= 1)
+      x += __shfl_xor_sync(0xffffffffu, x, off);
+    prefix += x;
+    if (stop || base <= 32) break;
+    base -= 32;
+  }
+  return prefix;
 }
 
 template <class K>
@@ -71,8 +144,6 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
   constexpr int kSChunks = K::smem_items / 4;
   constexpr int kSeg = 32 * (K::kItems + K::smem_items);
   __shared__ uint4 sbuf[kSChunks > 0 ? kWarps : 1][kSChunks > 0 ? kSChunks : 1][32];
-  constexpr cuda::memory_order ld_o =
-      K::acq_rel ? cuda::memory_order_acquire : cuda::memory_order_relaxed;
   constexpr cuda::memory_order st_o =
       K::acq_rel ? cuda::memory_order_release : cuda::memory_order_relaxed;
   __shared__ unsigned s_tile, s_prefix;
@@ -103,42 +174,15 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
   }
   unsigned run = 0;
 #pragma unroll
-  for (int k = 0; k < kChunks; ++k) {
-    v[k].y += v[k].x;
-    v[k].z += v[k].y;
-    v[k].w += v[k].z;
-    unsigned s = v[k].w;
-#pragma unroll
-    for (int off = 1; off < 32; off <<= 1) {
-      const unsigned o = __shfl_up_sync(0xffffffffu, s, off);
-      if (lane >= off) s += o;
-    }
-    const unsigned excl = __shfl_up_sync(0xffffffffu, s, 1);
-    const unsigned add = run + (lane ? excl : 0u);
-    v[k].x += add;
-    v[k].y += add;
-    v[k].z += add;
-    v[k].w += add;
-    run += __shfl_sync(0xffffffffu, s, 31);
-  }
+  for (int k = 0; k < kChunks; ++k)
+    scan_chunk(v[k], run, lane);
   if constexpr (kSChunks > 0) {
     __pipeline_wait_prior(0);
 #pragma unroll
     for (int k = 0; k < kSChunks; ++k) {
       uint4 x = sbuf[warp][k][lane];
-      x.y += x.x;
-      x.z += x.y;
-      x.w += x.z;
-      unsigned s = x.w;
-#pragma unroll
-      for (int off = 1; off < 32; off <<= 1) {
-        const unsigned o = __shfl_up_sync(0xffffffffu, s, off);
-        if (lane >= off) s += o;
-      }
-      const unsigned excl = __shfl_up_sync(0xffffffffu, s, 1);
-      const unsigned add = run + (lane ? excl : 0u);
-      sbuf[warp][k][lane] = make_uint4(x.x + add, x.y + add, x.z + add, x.w + add);
-      run += __shfl_sync(0xffffffffu, s, 31);
+      scan_chunk(x, run, lane);
+      sbuf[warp][k][lane] = x;
     }
   }
   if (lane == 0) s_warp[warp] = run;
@@ -153,41 +197,7 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
     if (lane == 0) Ref64(desc[tile]).store(word(tile ? 1u : 2u, epoch, agg), st_o);
     unsigned prefix = 0;
     if (tile > 0 && K::lookback) {
-      if (K::delay_ns) __nanosleep(K::delay_ns);
-      long long base = tile;
-      while (true) {
-        const long long j = base - 32 + lane;
-        unsigned long long w = 0;
-        unsigned st = 2;
-        while (true) {
-          if (j >= 0) {
-            w = Ref64(desc[j]).load(ld_o);
-            st = ((static_cast<unsigned>(w) >> 2) == epoch) ? (static_cast<unsigned>(w) & 3u) : 0u;
-          } else {
-            w = 0;
-            st = 2;
-          }
-          if constexpr (K::smart_wait) {
-            // Only lanes above the closest PREFIX matter.
-            const unsigned pre = __ballot_sync(0xffffffffu, st == 2 && j >= 0);
-            const unsigned inv = __ballot_sync(0xffffffffu, st == 0);
-            const unsigned need = pre ? ~((2u << (31 - __clz(pre))) - 1u) : 0xffffffffu;
-            if ((inv & need) == 0) break;
-          } else {
-            if (__all_sync(0xffffffffu, st != 0)) break;
-          }
-          if (K::spin_ns) __nanosleep(K::spin_ns);
-        }
-        const unsigned stop = __ballot_sync(0xffffffffu, st == 2 && j >= 0);
-        const int lo = stop ? 31 - __clz(stop) : 0;
-        unsigned x = (j >= 0 && lane >= lo) ? static_cast<unsigned>(w >> 32) : 0u;
-#pragma unroll
-        for (int off = 16; off; off >>= 1)
-          x += __shfl_xor_sync(0xffffffffu, x, off);
-        prefix += x;
-        if (stop || base <= 32) break;
-        base -= 32;
-      }
+      prefix = look_back<K>(desc, hdr, tile, epoch, lane);
       if (lane == 0) Ref64(desc[tile]).store(word(2u, epoch, prefix + agg), st_o);
     }
     if (lane == 0) s_prefix = prefix;
@@ -218,6 +228,101 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
     Ref32(hdr->done).fetch_add(1u, cuda::memory_order_acq_rel);
   if (K::done == kDoneRelaxedAfter && tid == 0)
     Ref32(hdr->done).fetch_add(1u, cuda::memory_order_relaxed);
+}
+
+// Persistent blocks that prefetch: one block per resident slot loops over
+// tickets. After publishing tile t's aggregate it takes the next ticket and
+// starts that tile's loads (cp.async into the other shared-memory stage), so
+// the SM keeps loads in flight while t waits in the look-back; then it
+// finishes t. A block waits only on lower tickets, all held by running
+// blocks, so this needs no more forward progress than the ticketed kernel.
+// Full tiles only (n a multiple of the tile).
+template <int BT, int IPT, int MINB, int kDelayNs>
+struct Persistent {
+  static constexpr int kThreads = BT, kItems = IPT, kMinBlocks = MINB;
+  static constexpr int tile_items = BT * IPT;
+  static constexpr int delay_ns = kDelayNs, spin_ns = 0;
+  static constexpr bool acq_rel = true, smart_wait = false;
+  static constexpr std::size_t smem_bytes = 2u * tile_items * 4u;  // two stages
+};
+
+template <class K>
+__global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
+    persistent_kernel(const unsigned* in, unsigned* out, unsigned long long* desc, Hdr* hdr,
+                      unsigned num_tiles, unsigned epoch, unsigned ticket_base) {
+  constexpr int kWarps = K::kThreads / 32;
+  constexpr int kChunks = K::kItems / 4;
+  constexpr int kSeg = 32 * K::kItems;
+  extern __shared__ uint4 stages[];  // [2][kWarps][kChunks][32]
+  __shared__ unsigned s_tile[2], s_prefix;
+  __shared__ unsigned s_warp[kWarps];
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  auto slot = [&](int stage, int k) -> uint4& {
+    return stages[((stage * kWarps + warp) * kChunks + k) * 32 + lane];
+  };
+  auto seg_of = [&](unsigned tile) {
+    return static_cast<long long>(tile) * K::tile_items + warp * static_cast<long long>(kSeg);
+  };
+  auto prefetch = [&](unsigned tile, int stage) {
+    const long long seg = seg_of(tile);
+#pragma unroll
+    for (int k = 0; k < kChunks; ++k)
+      __pipeline_memcpy_async(&slot(stage, k), in + seg + (k * 32 + lane) * 4, 16);
+    __pipeline_commit();
+  };
+  if (tid == 0)
+    s_tile[0] = Ref32(hdr->ticket).fetch_add(1u, cuda::memory_order_relaxed) - ticket_base;
+  __syncthreads();
+  unsigned tile = s_tile[0];
+  if (tile < num_tiles) prefetch(tile, 0);
+  for (int it = 0; tile < num_tiles; ++it) {
+    const int stage = it & 1;
+    // Each thread reads only the slots its own cp.async filled.
+    __pipeline_wait_prior(0);
+    unsigned run = 0;
+#pragma unroll
+    for (int k = 0; k < kChunks; ++k) {
+      uint4 x = slot(stage, k);
+      scan_chunk(x, run, lane);
+      slot(stage, k) = x;
+    }
+    if (lane == 0) s_warp[warp] = run;
+    if (tid == 0)
+      s_tile[stage ^ 1] =
+          Ref32(hdr->ticket).fetch_add(1u, cuda::memory_order_relaxed) - ticket_base;
+    __syncthreads();
+    unsigned agg = 0, wex = 0;
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w) {
+      if (w == warp) wex = agg;
+      agg += s_warp[w];
+    }
+    if (warp == 0 && lane == 0)
+      Ref64(desc[tile]).store(word(tile ? 1u : 2u, epoch, agg), cuda::memory_order_release);
+    const unsigned next = s_tile[stage ^ 1];
+    // The other stage was last read by this thread's stores of the tile
+    // before (program order: those reads are done).
+    if (next < num_tiles) prefetch(next, stage ^ 1);
+    if (warp == 0) {
+      unsigned prefix = 0;
+      if (tile > 0) {
+        prefix = look_back<K>(desc, hdr, tile, epoch, lane);
+        if (lane == 0)
+          Ref64(desc[tile]).store(word(2u, epoch, prefix + agg), cuda::memory_order_release);
+      }
+      if (lane == 0) s_prefix = prefix;
+    }
+    __syncthreads();
+    const unsigned add = s_prefix + wex;
+    const long long seg = seg_of(tile);
+#pragma unroll
+    for (int k = 0; k < kChunks; ++k) {
+      const uint4 x = slot(stage, k);
+      *reinterpret_cast<uint4*>(out + seg + (k * 32 + lane) * 4) =
+          make_uint4(x.x + add, x.y + add, x.z + add, x.w + add);
+    }
+    tile = next;
+  }
 }
 
 __global__ void fill(unsigned* p, long long n) {
@@ -276,6 +381,26 @@ struct Env {
   int slices(long long n) const { return static_cast<int>(std::max(1LL, pool / stride(n))); }
 };
 
+template <class Launch>
+void report(Env& env, long long n, double copy_us, double cub_us, const char* name, bool checked,
+            Launch& launch) {
+  CHECK(cudaMemset(&env.hdr->hung, 0, 4));
+  launch(0);
+  CHECK(cudaGetLastError());
+  CHECK(cudaMemset(env.bad, 0, 8));
+  diff<<<1024, 256>>>(env.out, env.expected, n, env.bad);
+  unsigned long long bad = 0;
+  CHECK(cudaMemcpy(&bad, env.bad, 8, cudaMemcpyDeviceToHost));
+  const double us = median_us(launch, env.slices(n));
+  unsigned hung = 0;
+  CHECK(cudaMemcpy(&hung, &env.hdr->hung, 4, cudaMemcpyDeviceToHost));
+  std::printf("%-34s n=2^%-2d %9.2f us %7.1f GB/s %6.1f%% copy %5.2fx cub  %s\n", name,
+              63 - __builtin_clzll(static_cast<unsigned long long>(n)), us, 8.0 * n / us / 1e3,
+              100.0 * copy_us / us, cub_us / us,
+              hung ? "HUNG" : (!checked ? "unchecked" : (bad ? "FAIL" : "ok")));
+  std::fflush(stdout);
+}
+
 template <class K>
 void run_knobs(Env& env, long long n, double copy_us, double cub_us, const char* name) {
   const unsigned tiles = static_cast<unsigned>((n + K::tile_items - 1) / K::tile_items);
@@ -285,18 +410,31 @@ void run_knobs(Env& env, long long n, double copy_us, double cub_us, const char*
                                            env.desc, env.hdr, tiles, env.epoch, env.ticket_base, n);
     if (K::ticket) env.ticket_base += tiles;
   };
-  launch(0);
-  CHECK(cudaGetLastError());
-  CHECK(cudaMemset(env.bad, 0, 8));
-  diff<<<1024, 256>>>(env.out, env.expected, n, env.bad);
-  unsigned long long bad = 0;
-  CHECK(cudaMemcpy(&bad, env.bad, 8, cudaMemcpyDeviceToHost));
-  const double us = median_us(launch, env.slices(n));
-  std::printf("%-34s n=2^%-2d %9.2f us %7.1f GB/s %6.1f%% copy %5.2fx cub  %s\n", name,
-              63 - __builtin_clzll(static_cast<unsigned long long>(n)), us, 8.0 * n / us / 1e3,
-              100.0 * copy_us / us, cub_us / us,
-              !K::lookback ? "unchecked" : (bad ? "FAIL" : "ok"));
-  std::fflush(stdout);
+  report(env, n, copy_us, cub_us, name, K::lookback, launch);
+}
+
+// A persistent grid: as many blocks as fit at once.
+template <class K>
+void run_persistent(Env& env, long long n, double copy_us, double cub_us, const char* name) {
+  const unsigned tiles = static_cast<unsigned>(n / K::tile_items);
+  if (n % K::tile_items != 0) return;
+  CHECK(cudaFuncSetAttribute(persistent_kernel<K>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             static_cast<int>(K::smem_bytes)));
+  int per_sm = 0, sms = 0;
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, persistent_kernel<K>, K::kThreads,
+                                                      K::smem_bytes));
+  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const unsigned grid = std::min<unsigned>(tiles, static_cast<unsigned>(per_sm * sms));
+  auto launch = [&, grid](int s) {
+    ++env.epoch;
+    persistent_kernel<K><<<grid, K::kThreads, K::smem_bytes>>>(
+        env.in + env.stride(n) * s, env.out + env.stride(n) * s, env.desc, env.hdr, tiles,
+        env.epoch, env.ticket_base);
+    env.ticket_base += tiles + grid;  // every block also takes one ticket past the end
+  };
+  char label[96];
+  std::snprintf(label, sizeof label, "%s [%d/SM]", name, per_sm);
+  report(env, n, copy_us, cub_us, label, true, launch);
 }
 
 // B: the spec's acquire/release, ticket, no finished-blocks counter.
@@ -365,20 +503,17 @@ int main(int argc, char** argv) {
         "(%.1f%%)\n",
         l, copy, 8.0 * n / copy / 1e3, cub, 100 * copy / cub, lib, 100 * copy / lib);
     run_knobs<KB<256, 32, 4, kNoDone, 3000>>(env, n, copy, cub, "256x32/4 no-done d3000");
-    run_knobs<KM<256, 32, 16, 4, 3000>>(env, n, copy, cub, "256x(32+16s)/4 d3000");
     run_knobs<KM<256, 32, 32, 4, 3000>>(env, n, copy, cub, "256x(32+32s)/4 d3000");
-    run_knobs<KM<256, 32, 32, 4, 2000>>(env, n, copy, cub, "256x(32+32s)/4 d2000");
-    run_knobs<KM<256, 32, 32, 4, 4000>>(env, n, copy, cub, "256x(32+32s)/4 d4000");
-    run_knobs<KM<256, 32, 32, 4, 3000, kNoDone, false>>(env, n, copy, cub,
-                                                        "256x(32+32s)/4 d3000 relaxed");
-    run_knobs<KM<256, 32, 32, 4, 3000, kDoneAfterStores>>(env, n, copy, cub,
-                                                          "256x(32+32s)/4 d3000 done-after");
     run_knobs<KM<256, 32, 32, 4, 3000, kDoneBeforeStores>>(env, n, copy, cub,
                                                            "256x(32+32s)/4 d3000 done-before");
-    run_knobs<KM<256, 32, 40, 4, 3000>>(env, n, copy, cub, "256x(32+40s)/4 d3000");
-    run_knobs<KM<256, 16, 24, 6, 3000>>(env, n, copy, cub, "256x(16+24s)/6 d3000");
-    run_knobs<KM<256, 24, 24, 5, 3000>>(env, n, copy, cub, "256x(24+24s)/5 d3000");
-    run_knobs<KM<128, 32, 64, 8, 3000>>(env, n, copy, cub, "128x(32+64s)/8 d3000");
+    run_persistent<Persistent<256, 32, 3, 0>>(env, n, copy, cub, "persist 256x32 2st");
+    run_persistent<Persistent<256, 32, 3, 1000>>(env, n, copy, cub, "persist 256x32 2st d1000");
+    run_persistent<Persistent<256, 16, 6, 0>>(env, n, copy, cub, "persist 256x16 2st");
+    run_persistent<Persistent<256, 16, 6, 1000>>(env, n, copy, cub, "persist 256x16 2st d1000");
+    run_persistent<Persistent<128, 64, 3, 0>>(env, n, copy, cub, "persist 128x64 2st");
+    run_persistent<Persistent<512, 16, 3, 0>>(env, n, copy, cub, "persist 512x16 2st");
+    run_persistent<Persistent<128, 32, 6, 0>>(env, n, copy, cub, "persist 128x32 2st");
+    run_persistent<Persistent<256, 48, 2, 0>>(env, n, copy, cub, "persist 256x48 2st");
   }
   return 0;
 }
