@@ -401,13 +401,18 @@ void report(Env& env, long long n, double copy_us, double cub_us, const char* na
   std::fflush(stdout);
 }
 
+// in_place: the scan reads and writes env.out (the checked first launch
+// scans a copy of the input; later launches rescan their own output).
 template <class K>
-void run_knobs(Env& env, long long n, double copy_us, double cub_us, const char* name) {
+void run_knobs(Env& env, long long n, double copy_us, double cub_us, const char* name,
+               bool in_place = false) {
   const unsigned tiles = static_cast<unsigned>((n + K::tile_items - 1) / K::tile_items);
+  if (in_place) CHECK(cudaMemcpy(env.out, env.in, n * 4, cudaMemcpyDeviceToDevice));
   auto launch = [&](int s) {
     ++env.epoch;
-    scan_kernel<K><<<tiles, K::kThreads>>>(env.in + env.stride(n) * s, env.out + env.stride(n) * s,
-                                           env.desc, env.hdr, tiles, env.epoch, env.ticket_base, n);
+    const unsigned* src = (in_place ? env.out : env.in) + env.stride(n) * s;
+    scan_kernel<K><<<tiles, K::kThreads>>>(src, env.out + env.stride(n) * s, env.desc, env.hdr,
+                                           tiles, env.epoch, env.ticket_base, n);
     if (K::ticket) env.ticket_base += tiles;
   };
   report(env, n, copy_us, cub_us, name, K::lookback, launch);
@@ -506,14 +511,13 @@ int main(int argc, char** argv) {
     run_knobs<KM<256, 32, 32, 4, 3000>>(env, n, copy, cub, "256x(32+32s)/4 d3000");
     run_knobs<KM<256, 32, 32, 4, 3000, kDoneBeforeStores>>(env, n, copy, cub,
                                                            "256x(32+32s)/4 d3000 done-before");
-    run_persistent<Persistent<256, 32, 3, 0>>(env, n, copy, cub, "persist 256x32 2st");
-    run_persistent<Persistent<256, 32, 3, 1000>>(env, n, copy, cub, "persist 256x32 2st d1000");
-    run_persistent<Persistent<256, 16, 6, 0>>(env, n, copy, cub, "persist 256x16 2st");
-    run_persistent<Persistent<256, 16, 6, 1000>>(env, n, copy, cub, "persist 256x16 2st d1000");
+    // The public single-pass scan's shape: 256 threads x 12 items, 8 blocks per SM.
+    run_knobs<KB<256, 12, 8, kNoDone, 0>>(env, n, copy, cub, "256x12/8 d0");
+    run_knobs<KB<256, 12, 8, kNoDone, 0>>(env, n, copy, cub, "256x12/8 d0 in-place", true);
+    run_knobs<KB<256, 12, 8, kNoDone, 0, true, false>>(env, n, copy, cub, "256x12/8 d0 relaxed");
+    run_knobs<KB<256, 12, 8, kNoDone, 1000>>(env, n, copy, cub, "256x12/8 d1000");
+    run_knobs<KM<256, 32, 32, 4, 3000>>(env, n, copy, cub, "256x(32+32s)/4 d3000 in-place", true);
     run_persistent<Persistent<128, 64, 3, 0>>(env, n, copy, cub, "persist 128x64 2st");
-    run_persistent<Persistent<512, 16, 3, 0>>(env, n, copy, cub, "persist 512x16 2st");
-    run_persistent<Persistent<128, 32, 6, 0>>(env, n, copy, cub, "persist 128x32 2st");
-    run_persistent<Persistent<256, 48, 2, 0>>(env, n, copy, cub, "persist 256x48 2st");
   }
   return 0;
 }
