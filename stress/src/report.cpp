@@ -112,6 +112,26 @@ std::string per_million(std::uint64_t weak, std::uint64_t instances) {
 
 }  // namespace
 
+// A markdown table: one row per name in `rows`, one right-aligned column per
+// knob; cell(row, knob) gives the text of a cell.
+template <class Cell>
+void knob_table(std::ostream& os, const char* first_column, const std::vector<std::string>& rows,
+                const std::vector<Knob>& knobs, Cell cell) {
+  os << "| " << first_column << " |";
+  for (const auto& k : knobs)
+    os << " " << k.name << " |";
+  os << "\n|---|";
+  for (std::size_t i = 0; i < knobs.size(); ++i)
+    os << "---:|";
+  os << "\n";
+  for (const auto& row : rows) {
+    os << "| " << row << " |";
+    for (const auto& k : knobs)
+      os << " " << cell(row, k) << " |";
+    os << "\n";
+  }
+}
+
 void write_markdown(std::ostream& os, const Report& r) {
   os << "# lookback stress report: " << r.gpu << "\n\n"
      << "| | |\n|---|---|\n"
@@ -144,30 +164,18 @@ void write_markdown(std::ostream& os, const Report& r) {
     cells[c.entry][c.knob] = &c;
   }
   os << "Launches (wrong results / watchdog trips / other errors / status regressions where "
-        "nonzero; - where the knob does not apply):\n\n| variant |";
-  for (const auto& k : r.knobs)
-    os << " " << k.name << " |";
-  os << "\n|---|";
-  for (std::size_t i = 0; i < r.knobs.size(); ++i)
-    os << "---:|";
-  os << "\n";
-  for (const auto& v : variants) {
-    os << "| " << v << " |";
-    for (const auto& k : r.knobs) {
-      const auto it = cells[v].find(k.name);
-      if (it == cells[v].end()) {
-        os << " - |";
-        continue;
-      }
-      const CellResult& c = *it->second;
-      os << " " << c.launches;
-      if (c.failures())
-        os << " (**" << c.wrong_launches << "/" << c.watchdog_trips << "/" << c.other_errors << "/"
+        "nonzero; - where the knob does not apply):\n\n";
+  knob_table(os, "variant", variants, r.knobs, [&](const std::string& v, const Knob& k) {
+    const auto it = cells[v].find(k.name);
+    if (it == cells[v].end()) return std::string("-");
+    const CellResult& c = *it->second;
+    std::ostringstream cell;
+    cell << c.launches;
+    if (c.failures())
+      cell << " (**" << c.wrong_launches << "/" << c.watchdog_trips << "/" << c.other_errors << "/"
            << c.status_regressions << "**)";
-      os << " |";
-    }
-    os << "\n";
-  }
+    return cell.str();
+  });
   for (const auto& c : r.correct)
     if (c.failures())
       os << "\nFAILURE " << c.entry << " under " << c.knob << ": " << c.first_failure << "\n";
@@ -216,21 +224,17 @@ void write_markdown(std::ostream& os, const Report& r) {
   // Failures per second, mutant x knob (the pass).
   os << "\n### Failures per second, per knob\n\n"
         "Each mutant under each knob that applies to it, for the same slice (failure events "
-        "per second of stress; 0: none; -: the knob does not apply).\n\n| mutant |";
-  for (const auto& k : r.knobs)
-    os << " " << k.name << " |";
-  os << "\n|---|";
-  for (std::size_t i = 0; i < r.knobs.size(); ++i)
-    os << "---:|";
-  os << "\n";
+        "per second of stress; 0: none; -: the knob does not apply).\n\n";
+  std::vector<std::string> mutant_names;
+  std::map<std::string, const MutantResult*> mutants;
   for (const auto& m : r.mutants) {
-    os << "| " << m.name << " |";
-    for (const auto& k : r.knobs) {
-      const double v = m.kills_per_second(k.name);
-      os << " " << (v < 0 ? "-" : v > 0 ? "**" + rate_text(v) + "**" : "0") << " |";
-    }
-    os << "\n";
+    mutant_names.push_back(m.name);
+    mutants[m.name] = &m;
   }
+  knob_table(os, "mutant", mutant_names, r.knobs, [&](const std::string& name, const Knob& k) {
+    const double v = mutants[name]->kills_per_second(k.name);
+    return v < 0 ? std::string("-") : v > 0 ? "**" + rate_text(v) + "**" : std::string("0");
+  });
 
   os << "\nNot killed on this GPU (the model's verdict stands for them):\n\n";
   bool any = false;
