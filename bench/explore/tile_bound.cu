@@ -43,8 +43,10 @@ using Ref32 = cuda::atomic_ref<unsigned, cuda::thread_scope_device>;
 enum Done { kNoDone = 0, kDoneAfterStores = 1, kDoneBeforeStores = 2, kDoneRelaxedAfter = 3 };
 
 template <int BT, int IPT, int MINB, bool kTicket, bool kAcqRel, int kDone, int kDelayNs,
-          bool kLookback, int kSpinNs = 0, bool kSmartWait = false, int kSmemItems = 0>
+          bool kLookback, int kSpinNs = 0, bool kSmartWait = false, int kSmemItems = 0,
+          int kPerLane = 1>
 struct Knobs {
+  static constexpr int per_lane = kPerLane;  // descriptors each lane reads per window
   static constexpr int smem_items = kSmemItems;
   static constexpr bool smart_wait = kSmartWait;
   static constexpr int kThreads = BT, kItems = IPT, kMinBlocks = MINB;
@@ -85,52 +87,73 @@ __device__ __forceinline__ void scan_chunk(uint4& x, unsigned& run, int lane) {
   run += __shfl_sync(0xffffffffu, s, 31);
 }
 
-// Warp 0's look-back over windows of 32 predecessors: the sum of the
-// aggregates back to (and including) the closest PREFIX.
+// Warp 0's look-back over windows of 32 x K::per_lane predecessors (each
+// lane reads per_lane descriptors, 32 apart, back to back: one round trip
+// per window): the sum of the aggregates back to (and including) the
+// closest PREFIX.
 template <class K>
 __device__ unsigned look_back(unsigned long long* desc, Hdr* hdr, unsigned tile, unsigned epoch,
                               int lane) {
   constexpr cuda::memory_order ld_o =
       K::acq_rel ? cuda::memory_order_acquire : cuda::memory_order_relaxed;
+  constexpr int L = K::per_lane;
+  constexpr int W = 32 * L;
   unsigned prefix = 0;
   if (K::delay_ns) __nanosleep(K::delay_ns);
   long long base = tile;
   while (true) {
-    const long long j = base - 32 + lane;
-    unsigned long long w = 0;
-    unsigned st = 2;
+    unsigned long long w[L];
+    unsigned st[L];
     for (unsigned polls = 0;; ++polls) {
       if (polls == kMaxPolls) {
         if (lane == 0) Ref32(hdr->hung).store(1u, cuda::memory_order_relaxed);
         return prefix;
       }
-      if (j >= 0) {
-        w = Ref64(desc[j]).load(ld_o);
-        st = ((static_cast<unsigned>(w) >> 2) == epoch) ? (static_cast<unsigned>(w) & 3u) : 0u;
-      } else {
-        w = 0;
-        st = 2;
+      bool ready = true;
+#pragma unroll
+      for (int m = 0; m < L; ++m) {
+        const long long j = base - W + m * 32 + lane;
+        w[m] = j >= 0 ? Ref64(desc[j]).load(ld_o) : 0ull;
       }
-      if constexpr (K::smart_wait) {
+#pragma unroll
+      for (int m = 0; m < L; ++m) {
+        const long long j = base - W + m * 32 + lane;
+        const unsigned lo32 = static_cast<unsigned>(w[m]);
+        st[m] = j < 0 ? 2u : ((lo32 >> 2) == epoch ? (lo32 & 3u) : 0u);
+        ready = ready && st[m] != 0;
+      }
+      if constexpr (K::smart_wait && L == 1) {
         // Only lanes above the closest PREFIX matter.
-        const unsigned pre = __ballot_sync(0xffffffffu, st == 2 && j >= 0);
-        const unsigned inv = __ballot_sync(0xffffffffu, st == 0);
+        const long long j = base - W + lane;
+        const unsigned pre = __ballot_sync(0xffffffffu, st[0] == 2 && j >= 0);
+        const unsigned inv = __ballot_sync(0xffffffffu, st[0] == 0);
         const unsigned need = pre ? ~((2u << (31 - __clz(pre))) - 1u) : 0xffffffffu;
         if ((inv & need) == 0) break;
       } else {
-        if (__all_sync(0xffffffffu, st != 0)) break;
+        if (__all_sync(0xffffffffu, ready)) break;
       }
       if (K::spin_ns) __nanosleep(K::spin_ns);
     }
-    const unsigned stop = __ballot_sync(0xffffffffu, st == 2 && j >= 0);
-    const int lo = stop ? 31 - __clz(stop) : 0;
-    unsigned x = (j >= 0 && lane >= lo) ? static_cast<unsigned>(w >> 32) : 0u;
+    // The closest PREFIX: the highest window index m * 32 + lane holding one.
+    int lo = -1;
+#pragma unroll
+    for (int m = L - 1; m >= 0; --m) {
+      const long long j = base - W + m * 32 + lane;
+      const unsigned stop = __ballot_sync(0xffffffffu, st[m] == 2 && j >= 0);
+      if (lo < 0 && stop) lo = m * 32 + 31 - __clz(stop);
+    }
+    unsigned x = 0;
+#pragma unroll
+    for (int m = 0; m < L; ++m) {
+      const long long j = base - W + m * 32 + lane;
+      if (j >= 0 && m * 32 + lane >= (lo < 0 ? 0 : lo)) x += static_cast<unsigned>(w[m] >> 32);
+    }
 #pragma unroll
     for (int off = 16; off; off >>= 1)
       x += __shfl_xor_sync(0xffffffffu, x, off);
     prefix += x;
-    if (stop || base <= 32) break;
-    base -= 32;
+    if (lo >= 0 || base <= W) break;
+    base -= W;
   }
   return prefix;
 }
@@ -243,6 +266,7 @@ struct Persistent {
   static constexpr int tile_items = BT * IPT;
   static constexpr int delay_ns = kDelayNs, spin_ns = 0;
   static constexpr bool acq_rel = true, smart_wait = false;
+  static constexpr int per_lane = 1;
   static constexpr std::size_t smem_bytes = 2u * tile_items * 4u;  // two stages
 };
 
@@ -449,8 +473,9 @@ using KB = Knobs<BT, IPT, MINB, Ticket, AcqRel, Done, Delay, Lookback, Spin, Sma
 template <int BT, int IPT, int MINB, int Delay, int Done = kNoDone, bool AcqRel = true>
 using KS = Knobs<BT, IPT, MINB, true, AcqRel, Done, Delay, true, 0, true>;
 // Register items plus shared-memory items per thread (cp.async, full tiles only).
-template <int BT, int IPT, int SIPT, int MINB, int Delay, int Done = kNoDone, bool AcqRel = true>
-using KM = Knobs<BT, IPT, MINB, true, AcqRel, Done, Delay, true, 0, false, SIPT>;
+template <int BT, int IPT, int SIPT, int MINB, int Delay, int Done = kNoDone, bool AcqRel = true,
+          int PerLane = 1>
+using KM = Knobs<BT, IPT, MINB, true, AcqRel, Done, Delay, true, 0, false, SIPT, PerLane>;
 
 }  // namespace
 
@@ -511,13 +536,20 @@ int main(int argc, char** argv) {
     run_knobs<KM<256, 32, 32, 4, 3000>>(env, n, copy, cub, "256x(32+32s)/4 d3000");
     run_knobs<KM<256, 32, 32, 4, 3000, kDoneBeforeStores>>(env, n, copy, cub,
                                                            "256x(32+32s)/4 d3000 done-before");
-    // The public single-pass scan's shape: 256 threads x 12 items, 8 blocks per SM.
-    run_knobs<KB<256, 12, 8, kNoDone, 0>>(env, n, copy, cub, "256x12/8 d0");
-    run_knobs<KB<256, 12, 8, kNoDone, 0>>(env, n, copy, cub, "256x12/8 d0 in-place", true);
-    run_knobs<KB<256, 12, 8, kNoDone, 0, true, false>>(env, n, copy, cub, "256x12/8 d0 relaxed");
-    run_knobs<KB<256, 12, 8, kNoDone, 1000>>(env, n, copy, cub, "256x12/8 d1000");
-    run_knobs<KM<256, 32, 32, 4, 3000>>(env, n, copy, cub, "256x(32+32s)/4 d3000 in-place", true);
-    run_persistent<Persistent<128, 64, 3, 0>>(env, n, copy, cub, "persist 128x64 2st");
+    // Wider look-back windows: 32 x L descriptors per round trip.
+    run_knobs<KM<256, 32, 32, 4, 3000, kDoneBeforeStores, true, 2>>(env, n, copy, cub,
+                                                                    "staged d3000 window 64");
+    run_knobs<KM<256, 32, 32, 4, 3000, kDoneBeforeStores, true, 4>>(env, n, copy, cub,
+                                                                    "staged d3000 window 128");
+    run_knobs<KM<256, 32, 32, 4, 3000, kDoneBeforeStores, true, 8>>(env, n, copy, cub,
+                                                                    "staged d3000 window 256");
+    run_knobs<KM<256, 32, 32, 4, 1000, kDoneBeforeStores, true, 4>>(env, n, copy, cub,
+                                                                    "staged d1000 window 128");
+    run_knobs<KM<256, 32, 32, 4, 0, kDoneBeforeStores, true, 4>>(env, n, copy, cub,
+                                                                 "staged d0 window 128");
+    run_knobs<KM<256, 32, 32, 4, 0, kDoneBeforeStores>>(env, n, copy, cub, "staged d0 window 32");
+    run_knobs<KM<256, 32, 40, 4, 3000, kDoneBeforeStores, true, 4>>(env, n, copy, cub,
+                                                                    "(32+40s) d3000 window 128");
   }
   return 0;
 }
