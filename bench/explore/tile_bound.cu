@@ -223,6 +223,9 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
       prefix = look_back<K>(desc, hdr, tile, epoch, lane);
       if (lane == 0) Ref64(desc[tile]).store(word(2u, epoch, prefix + agg), st_o);
     }
+    // Without a look-back the delay is a pure hold: the tile keeps its
+    // registers and shared memory as long as a waiting one would.
+    if (!K::lookback && K::delay_ns) __nanosleep(K::delay_ns);
     if (lane == 0) s_prefix = prefix;
   }
   __syncthreads();
@@ -476,6 +479,9 @@ using KS = Knobs<BT, IPT, MINB, true, AcqRel, Done, Delay, true, 0, true>;
 template <int BT, int IPT, int SIPT, int MINB, int Delay, int Done = kNoDone, bool AcqRel = true,
           int PerLane = 1>
 using KM = Knobs<BT, IPT, MINB, true, AcqRel, Done, Delay, true, 0, false, SIPT, PerLane>;
+// Staged, finished counter before the stores; ticket or blockIdx, look-back on or off.
+template <int BT, int IPT, int SIPT, int MINB, int Delay, bool Ticket, bool Lookback>
+using KX = Knobs<BT, IPT, MINB, Ticket, true, kDoneBeforeStores, Delay, Lookback, 0, false, SIPT>;
 
 }  // namespace
 
@@ -536,20 +542,16 @@ int main(int argc, char** argv) {
     run_knobs<KM<256, 32, 32, 4, 3000>>(env, n, copy, cub, "256x(32+32s)/4 d3000");
     run_knobs<KM<256, 32, 32, 4, 3000, kDoneBeforeStores>>(env, n, copy, cub,
                                                            "256x(32+32s)/4 d3000 done-before");
-    // Wider look-back windows: 32 x L descriptors per round trip.
-    run_knobs<KM<256, 32, 32, 4, 3000, kDoneBeforeStores, true, 2>>(env, n, copy, cub,
-                                                                    "staged d3000 window 64");
-    run_knobs<KM<256, 32, 32, 4, 3000, kDoneBeforeStores, true, 4>>(env, n, copy, cub,
-                                                                    "staged d3000 window 128");
-    run_knobs<KM<256, 32, 32, 4, 3000, kDoneBeforeStores, true, 8>>(env, n, copy, cub,
-                                                                    "staged d3000 window 256");
-    run_knobs<KM<256, 32, 32, 4, 1000, kDoneBeforeStores, true, 4>>(env, n, copy, cub,
-                                                                    "staged d1000 window 128");
-    run_knobs<KM<256, 32, 32, 4, 0, kDoneBeforeStores, true, 4>>(env, n, copy, cub,
-                                                                 "staged d0 window 128");
-    run_knobs<KM<256, 32, 32, 4, 0, kDoneBeforeStores>>(env, n, copy, cub, "staged d0 window 32");
-    run_knobs<KM<256, 32, 40, 4, 3000, kDoneBeforeStores, true, 4>>(env, n, copy, cub,
-                                                                    "(32+40s) d3000 window 128");
+    // What holding a tile costs without any look-back, and what the ticket costs.
+    run_knobs<KX<256, 32, 32, 4, 0, true, false>>(env, n, copy, cub, "staged no-lookback");
+    run_knobs<KX<256, 32, 32, 4, 1500, true, false>>(env, n, copy, cub,
+                                                     "staged no-lookback hold 1500");
+    run_knobs<KX<256, 32, 32, 4, 3000, true, false>>(env, n, copy, cub,
+                                                     "staged no-lookback hold 3000");
+    run_knobs<KX<256, 32, 32, 4, 0, false, false>>(env, n, copy, cub,
+                                                   "staged no-lookback blockIdx");
+    run_knobs<KX<256, 32, 32, 4, 3000, false, true>>(env, n, copy, cub, "staged d3000 blockIdx");
+    run_knobs<KX<256, 32, 32, 4, 0, false, true>>(env, n, copy, cub, "staged d0 blockIdx");
   }
   return 0;
 }
