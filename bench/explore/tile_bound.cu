@@ -44,9 +44,10 @@ enum Done { kNoDone = 0, kDoneAfterStores = 1, kDoneBeforeStores = 2, kDoneRelax
 
 template <int BT, int IPT, int MINB, bool kTicket, bool kAcqRel, int kDone, int kDelayNs,
           bool kLookback, int kSpinNs = 0, bool kSmartWait = false, int kSmemItems = 0,
-          int kPerLane = 1>
+          int kPerLane = 1, bool kHist = false>
 struct Knobs {
   static constexpr int per_lane = kPerLane;  // descriptors each lane reads per window
+  static constexpr bool hist = kHist;        // record each tile's look-back time
   static constexpr int smem_items = kSmemItems;
   static constexpr bool smart_wait = kSmartWait;
   static constexpr int kThreads = BT, kItems = IPT, kMinBlocks = MINB;
@@ -59,6 +60,10 @@ struct Hdr {
   unsigned ticket;
   unsigned done;
   unsigned hung;  // set when a look-back gave up waiting (the result is then wrong)
+  // Look-back times (delay included) of instrumented kernels, in SM clock
+  // cycles: a log2 histogram, their sum and count.
+  unsigned long long wait_hist[40];
+  unsigned long long wait_sum, wait_count;
 };
 
 // Polls per look-back window before giving up: far above any real wait, so
@@ -220,7 +225,15 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
     if (lane == 0) Ref64(desc[tile]).store(word(tile ? 1u : 2u, epoch, agg), st_o);
     unsigned prefix = 0;
     if (tile > 0 && K::lookback) {
+      const long long t0 = K::hist ? clock64() : 0;
       prefix = look_back<K>(desc, hdr, tile, epoch, lane);
+      if (K::hist && lane == 0) {
+        const unsigned long long dt = static_cast<unsigned long long>(clock64() - t0);
+        const int bucket = min(39, 63 - __clzll(dt | 1ull));
+        atomicAdd(&hdr->wait_hist[bucket], 1ull);
+        atomicAdd(&hdr->wait_sum, dt);
+        atomicAdd(&hdr->wait_count, 1ull);
+      }
       if (lane == 0) Ref64(desc[tile]).store(word(2u, epoch, prefix + agg), st_o);
     }
     // Without a look-back the delay is a pure hold: the tile keeps its
@@ -411,7 +424,8 @@ struct Env {
 template <class Launch>
 void report(Env& env, long long n, double copy_us, double cub_us, const char* name, bool checked,
             Launch& launch) {
-  CHECK(cudaMemset(&env.hdr->hung, 0, 4));
+  CHECK(cudaMemset(env.hdr, 0, sizeof(Hdr)));
+  env.ticket_base = 0;
   launch(0);
   CHECK(cudaGetLastError());
   CHECK(cudaMemset(env.bad, 0, 8));
@@ -425,6 +439,21 @@ void report(Env& env, long long n, double copy_us, double cub_us, const char* na
               63 - __builtin_clzll(static_cast<unsigned long long>(n)), us, 8.0 * n / us / 1e3,
               100.0 * copy_us / us, cub_us / us,
               hung ? "HUNG" : (!checked ? "unchecked" : (bad ? "FAIL" : "ok")));
+  Hdr h;
+  CHECK(cudaMemcpy(&h, env.hdr, sizeof h, cudaMemcpyDeviceToHost));
+  if (h.wait_count > 0) {
+    // Cycles to microseconds at the SM clock.
+    int khz = 0;
+    CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0));
+    const double us_per_cycle = 1e3 / khz;
+    std::printf("    look-back time: mean %.2f us over %llu tiles; share by bucket:",
+                h.wait_sum * us_per_cycle / h.wait_count, h.wait_count);
+    for (int b = 0; b < 40; ++b)
+      if (h.wait_hist[b] * 1000 >= h.wait_count)
+        std::printf(" <%.2fus %.1f%%", (2ull << b) * us_per_cycle,
+                    100.0 * h.wait_hist[b] / h.wait_count);
+    std::printf("\n");
+  }
   std::fflush(stdout);
 }
 
@@ -480,8 +509,10 @@ template <int BT, int IPT, int SIPT, int MINB, int Delay, int Done = kNoDone, bo
           int PerLane = 1>
 using KM = Knobs<BT, IPT, MINB, true, AcqRel, Done, Delay, true, 0, false, SIPT, PerLane>;
 // Staged, finished counter before the stores; ticket or blockIdx, look-back on or off.
-template <int BT, int IPT, int SIPT, int MINB, int Delay, bool Ticket, bool Lookback>
-using KX = Knobs<BT, IPT, MINB, Ticket, true, kDoneBeforeStores, Delay, Lookback, 0, false, SIPT>;
+template <int BT, int IPT, int SIPT, int MINB, int Delay, bool Ticket, bool Lookback,
+          bool Hist = false>
+using KX =
+    Knobs<BT, IPT, MINB, Ticket, true, kDoneBeforeStores, Delay, Lookback, 0, false, SIPT, 1, Hist>;
 
 }  // namespace
 
@@ -542,16 +573,19 @@ int main(int argc, char** argv) {
     run_knobs<KM<256, 32, 32, 4, 3000>>(env, n, copy, cub, "256x(32+32s)/4 d3000");
     run_knobs<KM<256, 32, 32, 4, 3000, kDoneBeforeStores>>(env, n, copy, cub,
                                                            "256x(32+32s)/4 d3000 done-before");
-    // What holding a tile costs without any look-back, and what the ticket costs.
+    // What holding a tile costs without any look-back, and how long look-backs take.
     run_knobs<KX<256, 32, 32, 4, 0, true, false>>(env, n, copy, cub, "staged no-lookback");
-    run_knobs<KX<256, 32, 32, 4, 1500, true, false>>(env, n, copy, cub,
-                                                     "staged no-lookback hold 1500");
     run_knobs<KX<256, 32, 32, 4, 3000, true, false>>(env, n, copy, cub,
                                                      "staged no-lookback hold 3000");
-    run_knobs<KX<256, 32, 32, 4, 0, false, false>>(env, n, copy, cub,
-                                                   "staged no-lookback blockIdx");
-    run_knobs<KX<256, 32, 32, 4, 3000, false, true>>(env, n, copy, cub, "staged d3000 blockIdx");
-    run_knobs<KX<256, 32, 32, 4, 0, false, true>>(env, n, copy, cub, "staged d0 blockIdx");
+    run_knobs<KX<256, 32, 32, 4, 5000, true, false>>(env, n, copy, cub,
+                                                     "staged no-lookback hold 5000");
+    run_knobs<KX<256, 32, 32, 4, 8000, true, false>>(env, n, copy, cub,
+                                                     "staged no-lookback hold 8000");
+    run_knobs<KX<256, 32, 32, 4, 3000, true, true>>(env, n, copy, cub, "staged d3000");
+    run_knobs<KX<256, 32, 32, 4, 3000, true, true, true>>(env, n, copy, cub, "staged d3000 timed");
+    run_knobs<KX<256, 32, 32, 4, 0, true, true, true>>(env, n, copy, cub, "staged d0 timed");
+    run_knobs<KX<256, 32, 32, 4, 3000, false, true, true>>(env, n, copy, cub,
+                                                           "staged d3000 blockIdx timed");
   }
   return 0;
 }
