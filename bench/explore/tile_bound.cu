@@ -513,6 +513,9 @@ template <int BT, int IPT, int SIPT, int MINB, int Delay, bool Ticket, bool Look
           bool Hist = false>
 using KX =
     Knobs<BT, IPT, MINB, Ticket, true, kDoneBeforeStores, Delay, Lookback, 0, false, SIPT, 1, Hist>;
+// The same with a back-off of Spin ns between two polls of a look-back window.
+template <int Delay, int Spin, bool Hist = false>
+using KXS = Knobs<256, 32, 4, true, true, kDoneBeforeStores, Delay, true, Spin, false, 32, 1, Hist>;
 
 }  // namespace
 
@@ -573,19 +576,16 @@ int main(int argc, char** argv) {
     run_knobs<KM<256, 32, 32, 4, 3000>>(env, n, copy, cub, "256x(32+32s)/4 d3000");
     run_knobs<KM<256, 32, 32, 4, 3000, kDoneBeforeStores>>(env, n, copy, cub,
                                                            "256x(32+32s)/4 d3000 done-before");
-    // What holding a tile costs without any look-back, and how long look-backs take.
-    run_knobs<KX<256, 32, 32, 4, 0, true, false>>(env, n, copy, cub, "staged no-lookback");
-    run_knobs<KX<256, 32, 32, 4, 3000, true, false>>(env, n, copy, cub,
-                                                     "staged no-lookback hold 3000");
-    run_knobs<KX<256, 32, 32, 4, 5000, true, false>>(env, n, copy, cub,
-                                                     "staged no-lookback hold 5000");
-    run_knobs<KX<256, 32, 32, 4, 8000, true, false>>(env, n, copy, cub,
-                                                     "staged no-lookback hold 8000");
+    // Fewer polls: a back-off between two reads of a window.
     run_knobs<KX<256, 32, 32, 4, 3000, true, true>>(env, n, copy, cub, "staged d3000");
-    run_knobs<KX<256, 32, 32, 4, 3000, true, true, true>>(env, n, copy, cub, "staged d3000 timed");
-    run_knobs<KX<256, 32, 32, 4, 0, true, true, true>>(env, n, copy, cub, "staged d0 timed");
-    run_knobs<KX<256, 32, 32, 4, 3000, false, true, true>>(env, n, copy, cub,
-                                                           "staged d3000 blockIdx timed");
+    run_knobs<KXS<3000, 250>>(env, n, copy, cub, "staged d3000 spin 250");
+    run_knobs<KXS<3000, 500>>(env, n, copy, cub, "staged d3000 spin 500");
+    run_knobs<KXS<3000, 1000>>(env, n, copy, cub, "staged d3000 spin 1000");
+    run_knobs<KXS<3000, 2000>>(env, n, copy, cub, "staged d3000 spin 2000");
+    run_knobs<KXS<5000, 500>>(env, n, copy, cub, "staged d5000 spin 500");
+    run_knobs<KXS<1000, 500>>(env, n, copy, cub, "staged d1000 spin 500");
+    run_knobs<KXS<0, 500>>(env, n, copy, cub, "staged d0 spin 500");
+    run_knobs<KXS<3000, 1000, true>>(env, n, copy, cub, "staged d3000 spin 1000 timed");
   }
   return 0;
 }
