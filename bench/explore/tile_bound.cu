@@ -9,7 +9,9 @@
 // CUB and the library's coarsened ScanPlan. Results are checked against CUB
 // (except the rows marked "no-lookback", which skip the look-back on purpose).
 //
-//   lookback_tile_bound [--min-log 24] [--max-log 30]
+//   lookback_tile_bound [--group staged|persistent|shapes|window|hold|backoff]
+//                       [--min-log 24] [--max-log 30]
+// (default group: hold).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -517,13 +519,100 @@ using KX =
 template <int Delay, int Spin, bool Hist = false>
 using KXS = Knobs<256, 32, 4, true, true, kDoneBeforeStores, Delay, true, Spin, false, 32, 1, Hist>;
 
+// One experiment group at one n; every group starts with the reference row
+// (the library's staged shape). Each committed log in bench/results/explore/
+// names the group that wrote it.
+struct Row {
+  Env& env;
+  long long n;
+  double copy, cub;
+  template <class K>
+  void knobs(const char* name, bool in_place = false) {
+    run_knobs<K>(env, n, copy, cub, name, in_place);
+  }
+  template <class K>
+  void persistent(const char* name) {
+    run_persistent<K>(env, n, copy, cub, name);
+  }
+};
+
+void run_group(const std::string& group, Row r) {
+  r.knobs<KM<256, 32, 32, 4, 3000, kDoneBeforeStores>>("staged d3000 (reference)");
+  if (group == "staged") {  // what chose the staged policy
+    r.knobs<KB<256, 32, 4, kNoDone, 3000>>("256x32/4 no-done d3000");
+    r.knobs<KM<256, 32, 16, 4, 3000>>("256x(32+16s)/4 d3000");
+    r.knobs<KM<256, 32, 32, 4, 3000>>("256x(32+32s)/4 d3000");
+    r.knobs<KM<256, 32, 32, 4, 2000>>("256x(32+32s)/4 d2000");
+    r.knobs<KM<256, 32, 32, 4, 4000>>("256x(32+32s)/4 d4000");
+    r.knobs<KM<256, 32, 32, 4, 3000, kNoDone, false>>("256x(32+32s)/4 d3000 relaxed");
+    r.knobs<KM<256, 32, 32, 4, 3000, kDoneAfterStores>>("256x(32+32s)/4 d3000 done-after");
+    r.knobs<KM<256, 32, 40, 4, 3000>>("256x(32+40s)/4 d3000");
+    r.knobs<KM<256, 16, 24, 6, 3000>>("256x(16+24s)/6 d3000");
+    r.knobs<KM<256, 24, 24, 5, 3000>>("256x(24+24s)/5 d3000");
+    r.knobs<KM<128, 32, 64, 8, 3000>>("128x(32+64s)/8 d3000");
+  } else if (group == "persistent") {  // next tile prefetched during the look-back
+    r.persistent<Persistent<256, 32, 3, 0>>("persist 256x32 2st");
+    r.persistent<Persistent<256, 32, 3, 1000>>("persist 256x32 2st d1000");
+    r.persistent<Persistent<256, 16, 6, 0>>("persist 256x16 2st");
+    r.persistent<Persistent<256, 16, 6, 1000>>("persist 256x16 2st d1000");
+    r.persistent<Persistent<128, 64, 3, 0>>("persist 128x64 2st");
+    r.persistent<Persistent<512, 16, 3, 0>>("persist 512x16 2st");
+    r.persistent<Persistent<128, 32, 6, 0>>("persist 128x32 2st");
+    r.persistent<Persistent<256, 48, 2, 0>>("persist 256x48 2st");
+  } else if (group == "shapes") {  // a public single-pass scan's shape; in place
+    r.knobs<KB<256, 12, 8, kNoDone, 0>>("256x12/8 d0");
+    r.knobs<KB<256, 12, 8, kNoDone, 0>>("256x12/8 d0 in-place", true);
+    r.knobs<KB<256, 12, 8, kNoDone, 0, true, false>>("256x12/8 d0 relaxed");
+    r.knobs<KB<256, 12, 8, kNoDone, 1000>>("256x12/8 d1000");
+    r.knobs<KM<256, 32, 32, 4, 3000>>("256x(32+32s)/4 d3000 in-place", true);
+  } else if (group == "window") {  // 32 x L predecessors per round trip
+    r.knobs<KM<256, 32, 32, 4, 3000, kDoneBeforeStores, true, 2>>("staged d3000 window 64");
+    r.knobs<KM<256, 32, 32, 4, 3000, kDoneBeforeStores, true, 4>>("staged d3000 window 128");
+    r.knobs<KM<256, 32, 32, 4, 3000, kDoneBeforeStores, true, 8>>("staged d3000 window 256");
+    r.knobs<KM<256, 32, 32, 4, 1000, kDoneBeforeStores, true, 4>>("staged d1000 window 128");
+    r.knobs<KM<256, 32, 32, 4, 0, kDoneBeforeStores, true, 4>>("staged d0 window 128");
+    r.knobs<KM<256, 32, 32, 4, 0, kDoneBeforeStores>>("staged d0 window 32");
+    r.knobs<KM<256, 32, 40, 4, 3000, kDoneBeforeStores, true, 4>>("(32+40s) d3000 window 128");
+  } else if (group == "hold") {  // pure holds, blockIdx, look-back times
+    r.knobs<KX<256, 32, 32, 4, 0, true, false>>("staged no-lookback");
+    r.knobs<KX<256, 32, 32, 4, 1500, true, false>>("staged no-lookback hold 1500");
+    r.knobs<KX<256, 32, 32, 4, 3000, true, false>>("staged no-lookback hold 3000");
+    r.knobs<KX<256, 32, 32, 4, 5000, true, false>>("staged no-lookback hold 5000");
+    r.knobs<KX<256, 32, 32, 4, 8000, true, false>>("staged no-lookback hold 8000");
+    r.knobs<KX<256, 32, 32, 4, 0, false, false>>("staged no-lookback blockIdx");
+    r.knobs<KX<256, 32, 32, 4, 3000, false, true>>("staged d3000 blockIdx");
+    r.knobs<KX<256, 32, 32, 4, 0, false, true>>("staged d0 blockIdx");
+    r.knobs<KX<256, 32, 32, 4, 3000, true, true, true>>("staged d3000 timed");
+    r.knobs<KX<256, 32, 32, 4, 0, true, true, true>>("staged d0 timed");
+    r.knobs<KX<256, 32, 32, 4, 3000, false, true, true>>("staged d3000 blockIdx timed");
+  } else if (group == "backoff") {  // fewer polls, longer initial delays
+    r.knobs<KXS<3000, 250>>("staged d3000 spin 250");
+    r.knobs<KXS<3000, 500>>("staged d3000 spin 500");
+    r.knobs<KXS<3000, 1000>>("staged d3000 spin 1000");
+    r.knobs<KXS<3000, 2000>>("staged d3000 spin 2000");
+    r.knobs<KXS<5000, 500>>("staged d5000 spin 500");
+    r.knobs<KXS<1000, 500>>("staged d1000 spin 500");
+    r.knobs<KXS<0, 500>>("staged d0 spin 500");
+    r.knobs<KXS<3000, 1000, true>>("staged d3000 spin 1000 timed");
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int lo = 24, hi = 30;
+  std::string group = "hold";
   for (int i = 1; i + 1 < argc; i += 2) {
     if (std::string(argv[i]) == "--min-log") lo = std::atoi(argv[i + 1]);
     if (std::string(argv[i]) == "--max-log") hi = std::atoi(argv[i + 1]);
+    if (std::string(argv[i]) == "--group") group = argv[i + 1];
+  }
+  const std::vector<std::string> groups = {"staged", "persistent", "shapes",
+                                           "window", "hold",       "backoff"};
+  if (std::find(groups.begin(), groups.end(), group) == groups.end()) {
+    std::fprintf(stderr, "unknown --group %s (staged, persistent, shapes, window, hold, backoff)\n",
+                 group.c_str());
+    return 2;
   }
   Env env;
   const long long max_n = 1LL << hi;
@@ -572,20 +661,7 @@ int main(int argc, char** argv) {
         "\nn=2^%d copy %.2f us (%.1f GB/s)  cub %.2f us (%.1f%%)  library coarsened %.2f us "
         "(%.1f%%)\n",
         l, copy, 8.0 * n / copy / 1e3, cub, 100 * copy / cub, lib, 100 * copy / lib);
-    run_knobs<KB<256, 32, 4, kNoDone, 3000>>(env, n, copy, cub, "256x32/4 no-done d3000");
-    run_knobs<KM<256, 32, 32, 4, 3000>>(env, n, copy, cub, "256x(32+32s)/4 d3000");
-    run_knobs<KM<256, 32, 32, 4, 3000, kDoneBeforeStores>>(env, n, copy, cub,
-                                                           "256x(32+32s)/4 d3000 done-before");
-    // Fewer polls: a back-off between two reads of a window.
-    run_knobs<KX<256, 32, 32, 4, 3000, true, true>>(env, n, copy, cub, "staged d3000");
-    run_knobs<KXS<3000, 250>>(env, n, copy, cub, "staged d3000 spin 250");
-    run_knobs<KXS<3000, 500>>(env, n, copy, cub, "staged d3000 spin 500");
-    run_knobs<KXS<3000, 1000>>(env, n, copy, cub, "staged d3000 spin 1000");
-    run_knobs<KXS<3000, 2000>>(env, n, copy, cub, "staged d3000 spin 2000");
-    run_knobs<KXS<5000, 500>>(env, n, copy, cub, "staged d5000 spin 500");
-    run_knobs<KXS<1000, 500>>(env, n, copy, cub, "staged d1000 spin 500");
-    run_knobs<KXS<0, 500>>(env, n, copy, cub, "staged d0 spin 500");
-    run_knobs<KXS<3000, 1000, true>>(env, n, copy, cub, "staged d3000 spin 1000 timed");
+    run_group(group, Row{env, n, copy, cub});
   }
   return 0;
 }
