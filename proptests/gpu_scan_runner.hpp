@@ -96,8 +96,9 @@ std::string run_fallback_plain(const ScanCase& c, Pool& pool);
 // The variants a property binary links. All of them in one binary is over
 // 90 MB of kernels, too large to ship to a GPU machine, so there is one
 // binary per variant (gpu_scan_properties_<variant>), and its
-// gpu_scan_link_<variant>.cpp registers the variant's entry points at static
-// initialisation. run_case() dispatches through this table.
+// gpu_scan_link_<variant>.cpp (generated from gpu_scan_link.cpp.in) registers
+// the variant's entry points at static initialisation. run_case() dispatches
+// through this table.
 using CaseRunner = std::string (*)(const ScanCase&, Pool&);
 struct VariantRunners {
   CaseRunner ops = nullptr;
