@@ -2,6 +2,7 @@
 
 #include "lookback/model/incremental_ptx.hpp"
 
+#include "eager_stores.hpp"
 #include "eager_writes.hpp"
 #include "execution_step.hpp"
 #include "interchangeable.hpp"
@@ -53,12 +54,16 @@ class Search {
                              : std::vector<bool>{}),
         eager_(opt.eager_writes && opt.model == MemoryModel::Ptx &&
                std::find(sys.eager_writes.begin(), sys.eager_writes.end(), true) !=
-                   sys.eager_writes.end()) {}
+                   sys.eager_writes.end()),
+        stores_(opt.eager_stores && opt.model == MemoryModel::Ptx) {}
 
   // Set when a program broke System::interchangeable or eager_writes: the
   // result is void and the caller explores again without the broken one.
   bool broke_interchangeable() const { return broke_interchangeable_; }
   bool broke_eager() const { return broke_eager_; }
+  // Set when the eager-stores search met something it cannot vouch for
+  // (eager_stores.hpp): the caller explores again without it.
+  bool voided_stores() const { return voided_stores_; }
 
   ExploreResult run() {
     const auto start = std::chrono::steady_clock::now();
@@ -126,6 +131,10 @@ class Search {
   }
 
   void record(Property p, const std::string& message, const Node& n, int thread) {
+    if (stores_) {
+      voided_stores_ = stop_ = true;
+      return;
+    }
     auto it = res_.violations.find(p);
     if (it != res_.violations.end() && it->second.graph.size() <= n.g.size()) return;
     res_.violations[p] = Violation{p, message, n.g, n.schedule, thread};
@@ -136,6 +145,10 @@ class Search {
   bool check_new_event(Node& child, int t, const std::optional<std::pair<int, int>>& race) {
     if (race) {
       record(Property::NoDataRace, detail::race_message(sys_, child.g, *race), child, t);
+      return false;
+    }
+    if (stores_ && detail::out_of_status_order(sys_, child.g)) {
+      voided_stores_ = stop_ = true;
       return false;
     }
     if (auto down = detail::monotone_violation(sys_, child.g)) {
@@ -322,10 +335,20 @@ class Search {
     std::vector<bool> can_step(threads, false), runnable(threads, false);
     for (int t = 0; t < threads; ++t)
       runnable[t] = !done(n, t) && n.g.thread(t).phase == phase && n.ts[t].next && may_start(n, t);
+    if (stores_) {
+      // An await anywhere: termination looks at partial graphs, which eager
+      // stores do not all visit (eager_stores.hpp).
+      for (int t = 0; t < threads; ++t)
+        if (!done(n, t) && n.ts[t].next && n.ts[t].next->exits) {
+          voided_stores_ = stop_ = true;
+          return;
+        }
+    }
     int forced = -1;
     for (int t = 0; t < threads && forced < 0; ++t)
       if (runnable[t] && started(n, t) &&
-          (is_local(*n.ts[t].next) || (eager_ && detail::is_eager_write(sys_, *n.ts[t].next))))
+          (is_local(*n.ts[t].next) || (eager_ && detail::is_eager_write(sys_, *n.ts[t].next)) ||
+           (stores_ && detail::is_plain_store(*n.ts[t].next))))
         forced = t;
 
     std::vector<Child> children;
@@ -366,7 +389,7 @@ class Search {
       const bool checked = check_new_event(c.node, c.thread, c.race);
       // An eager store must leave its thread running and unfailed
       // (eager_writes.hpp): else explore again without the reduction.
-      if (eager_ && forced >= 0 && done(c.node, c.thread) &&
+      if (eager_ && !stores_ && forced >= 0 && done(c.node, c.thread) &&
           detail::is_eager_write(sys_, *n.ts[c.thread].next)) {
         broke_eager_ = stop_ = true;
         return;
@@ -376,6 +399,7 @@ class Search {
     }
     if (!any) {
       ++res_.executions;
+      if (opt_.on_execution) opt_.on_execution(n.g);
       for (int t = 0; t < threads; ++t)
         if (!done(n, t)) {
           ++res_.stuck;
@@ -392,10 +416,12 @@ class Search {
   bool symmetric_;
   std::vector<bool> interchangeable_;      // empty: the reduction is off
   bool eager_;                             // eager writes (eager_writes.hpp) on
+  bool stores_;                            // eager stores (eager_stores.hpp) on
   mutable std::vector<int> rank_, order_;  // canonical_rank's buffers
   mutable std::vector<std::uint64_t> key_;
   bool broke_interchangeable_ = false;
   bool broke_eager_ = false;
+  bool voided_stores_ = false;
   bool stop_ = false;
 };
 
@@ -409,7 +435,7 @@ ExploreResult explore(const System& sys, const ExploreOptions& opt) {
     Search search(sys, o);
     ExploreResult r = search.run();
     seconds += r.seconds;
-    if (!search.broke_interchangeable() && !search.broke_eager()) {
+    if (!search.broke_interchangeable() && !search.broke_eager() && !search.voided_stores()) {
       r.seconds = seconds;
       r.reexplored = again;
       return r;
@@ -417,6 +443,7 @@ ExploreResult explore(const System& sys, const ExploreOptions& opt) {
     // A declaration did not hold: explore again without it.
     if (search.broke_interchangeable()) o.interchangeable = false;
     if (search.broke_eager()) o.eager_writes = false;
+    if (search.voided_stores()) o.eager_stores = false;
     again = true;
   }
 }
