@@ -5,13 +5,13 @@
 #include "eager_stores.hpp"
 #include "eager_writes.hpp"
 #include "execution_step.hpp"
+#include "fingerprint_set.hpp"
 #include "interchangeable.hpp"
 
 #include <algorithm>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
-#include <unordered_set>
 
 namespace lookback::model {
 
@@ -31,12 +31,6 @@ struct Child {
   std::pair<std::uint64_t, std::uint64_t> fp;
   std::optional<std::pair<int, int>> race;
   int thread;
-};
-
-struct FpHash {
-  std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& p) const {
-    return static_cast<std::size_t>(p.first ^ (p.second * 0x9e3779b97f4a7c15ull));
-  }
 };
 
 class Search {
@@ -112,7 +106,7 @@ class Search {
       n.g.add(c.event, c.co_pos);
       const auto fp = fingerprint(n.g);
       n.g.remove_last();
-      if (seen_.count(fp)) {
+      if (seen_.contains(fp)) {
         seen_one = true;
         continue;
       }
@@ -383,7 +377,7 @@ class Search {
     const bool any = std::any_of(can_step.begin(), can_step.end(), [](bool b) { return b; });
     for (Child& c : children) {
       if (stop_) return;
-      if (!seen_.insert(c.fp).second) continue;
+      if (!seen_.insert(c.fp)) continue;
       tick(c.node.g, c.thread);
       if (stop_) return;
       const bool checked = check_new_event(c.node, c.thread, c.race);
@@ -411,7 +405,7 @@ class Search {
   const System& sys_;
   const ExploreOptions& opt_;
   ExploreResult res_;
-  std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, FpHash> seen_;
+  detail::FingerprintSet seen_;
   std::chrono::steady_clock::time_point last_report_;
   bool symmetric_;
   std::vector<bool> interchangeable_;      // empty: the reduction is off
