@@ -7,6 +7,7 @@
 #include "execution_step.hpp"
 #include "fingerprint_set.hpp"
 #include "interchangeable.hpp"
+#include "read_blocks.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -49,7 +50,9 @@ class Search {
         eager_(opt.eager_writes && opt.model == MemoryModel::Ptx &&
                std::find(sys.eager_writes.begin(), sys.eager_writes.end(), true) !=
                    sys.eager_writes.end()),
-        stores_(opt.eager_stores && opt.model == MemoryModel::Ptx) {}
+        stores_(opt.eager_stores && opt.model == MemoryModel::Ptx),
+        blocks_(opt.read_blocks && opt.model == MemoryModel::Ptx && sys.resident <= 0),
+        trusting_(stores_ || blocks_) {}
 
   // Set when a program broke System::interchangeable or eager_writes: the
   // result is void and the caller explores again without the broken one.
@@ -117,6 +120,7 @@ class Search {
           throw std::logic_error("incremental PTX rejected a graph Derived accepts");
         continue;
       }
+      child.ts[t].in_read_block = c.event.kind == EventKind::Read && !is_local(op);
       child.ts[t].next.reset();
       child.schedule.push_back(t);
       out.push_back(Child{std::move(child), fp, std::nullopt, t});
@@ -125,7 +129,7 @@ class Search {
   }
 
   void record(Property p, const std::string& message, const Node& n, int thread) {
-    if (stores_) {
+    if (trusting_) {
       voided_stores_ = stop_ = true;
       return;
     }
@@ -141,7 +145,7 @@ class Search {
       record(Property::NoDataRace, detail::race_message(sys_, child.g, *race), child, t);
       return false;
     }
-    if (stores_ && detail::out_of_status_order(sys_, child.g)) {
+    if (trusting_ && detail::out_of_status_order(sys_, child.g)) {
       voided_stores_ = stop_ = true;
       return false;
     }
@@ -329,7 +333,7 @@ class Search {
     std::vector<bool> can_step(threads, false), runnable(threads, false);
     for (int t = 0; t < threads; ++t)
       runnable[t] = !done(n, t) && n.g.thread(t).phase == phase && n.ts[t].next && may_start(n, t);
-    if (stores_) {
+    if (trusting_) {
       // An await anywhere: termination looks at partial graphs, which eager
       // stores do not all visit (eager_stores.hpp).
       for (int t = 0; t < threads; ++t)
@@ -344,6 +348,12 @@ class Search {
           (is_local(*n.ts[t].next) || (eager_ && detail::is_eager_write(sys_, *n.ts[t].next)) ||
            (stores_ && detail::is_plain_store(*n.ts[t].next))))
         forced = t;
+    // Read blocks: a thread in the middle of one goes on alone until its
+    // next step that is not a shared read (read_blocks.hpp).
+    if (blocks_ && forced < 0 && detail::blocks_apply(n.g, n.ts, runnable)) {
+      for (int t = 0; t < threads && forced < 0; ++t)
+        if (runnable[t] && n.ts[t].in_read_block) forced = t;
+    }
 
     std::vector<Child> children;
     for (int t = 0; t < threads; ++t) {
@@ -411,6 +421,8 @@ class Search {
   std::vector<bool> interchangeable_;      // empty: the reduction is off
   bool eager_;                             // eager writes (eager_writes.hpp) on
   bool stores_;                            // eager stores (eager_stores.hpp) on
+  bool blocks_;                            // read blocks (read_blocks.hpp) on
+  bool trusting_;                          // a reduction voided by any violation or await is on
   mutable std::vector<int> rank_, order_;  // canonical_rank's buffers
   mutable std::vector<std::uint64_t> key_;
   bool broke_interchangeable_ = false;
@@ -437,7 +449,7 @@ ExploreResult explore(const System& sys, const ExploreOptions& opt) {
     // A declaration did not hold: explore again without it.
     if (search.broke_interchangeable()) o.interchangeable = false;
     if (search.broke_eager()) o.eager_writes = false;
-    if (search.voided_stores()) o.eager_stores = false;
+    if (search.voided_stores()) o.eager_stores = o.read_blocks = false;
     again = true;
   }
 }

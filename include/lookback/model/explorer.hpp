@@ -55,6 +55,11 @@ struct ExploreOptions {
   // itself only where it meets no violation and no await; else it runs
   // again without it. Off: every interleaving of stores, for cross-checks.
   bool eager_stores = true;
+  // PTX, no occupancy bound: a thread that has read a shared location goes
+  // on alone until its next step that is not such a read
+  // (models/src/read_blocks.hpp); voided like eager stores. Off: every
+  // interleaving of reads, for cross-checks.
+  bool read_blocks = true;
   // Stop at the first violation instead of exploring everything.
   bool stop_at_first = false;
   // Test hook: recompute every PTX verdict from scratch (Derived) and throw
