@@ -20,8 +20,8 @@ struct ThreadState {
   bool finished = false;
   bool failed = false;
   std::optional<Op> next;
-  // Explorer, read blocks (read_blocks.hpp): the thread's last step was a
-  // plain read of a shared location, and its block of reads goes on.
+  // Explorer, read blocks (read_blocks.hpp): the thread's last step that
+  // was not local was a plain read of a shared location: its block goes on.
   bool in_read_block = false;
 };
 

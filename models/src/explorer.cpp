@@ -120,7 +120,9 @@ class Search {
           throw std::logic_error("incremental PTX rejected a graph Derived accepts");
         continue;
       }
-      child.ts[t].in_read_block = c.event.kind == EventKind::Read && !is_local(op);
+      // A local step neither starts nor ends a read block (read_blocks.hpp).
+      child.ts[t].in_read_block =
+          is_local(op) ? n.ts[t].in_read_block : c.event.kind == EventKind::Read;
       child.ts[t].next.reset();
       child.schedule.push_back(t);
       out.push_back(Child{std::move(child), fp, std::nullopt, t});

@@ -1,8 +1,10 @@
 // Read blocks, PTX only, no occupancy bound: a thread whose last step was a
-// plain read of a shared location (a load or a failed CAS, not a local
-// step) goes on alone until it performs a step that is not such a read: its
-// run of reads is explored as one block with the step that ends it. Local
-// steps and eager stores (eager_stores.hpp) of other threads still go first.
+// plain read of a shared location (a load or a failed CAS) goes on alone
+// until it performs a step that is neither such a read nor a local step
+// (execution_step.hpp, is_local): its run of reads is explored as one block
+// with the step that ends it. A local step neither starts nor ends a block.
+// Local steps and eager stores (eager_stores.hpp) of other threads still go
+// first.
 // Like eager stores, the search is trusted only where it meets no violation
 // and no await; else it is void and runs again without both (explorer.cpp).
 //
@@ -22,7 +24,8 @@
 // every such read until just before its thread's next event (or, for the
 // reads a path ends with, to the end, one thread's after another's) gives a
 // path in which each thread's run of shared reads is contiguous with the
-// step that ends it. Then move local steps and stores forward to where they
+// step that ends it, its own local steps among them in program order (they
+// commute with everything). Then move local steps and stores forward to where they
 // become due, lowest thread first, as the explorer schedules them (they
 // commute, eager_stores.hpp); they may fall inside a block, but a local read
 // starts no block, so at most one thread is ever in a block, and it is the
