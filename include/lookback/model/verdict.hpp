@@ -59,7 +59,7 @@ inline constexpr int kDefaultReuseTiles = 3;  // per check with two launches
 // value-word store follows its validation fence, so which store a reader
 // takes is not interchangeable (models/src/interchangeable.hpp): at 4 tiles
 // it has 1,221,436 executions (44 times the packed layout's) and takes about
-// 5 minutes even with eager stores. Fallback mutants on the split layout or in
+// 140 s even with eager stores and read blocks. Fallback mutants on the split layout or in
 // place also stay at 3 tiles, where each is killed in about a second (at 4
 // some take over 10 s). A 4-tile run is one flag away: --tiles 4.
 inline constexpr int kDefaultFallbackTiles = 3;
