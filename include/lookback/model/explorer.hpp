@@ -65,7 +65,8 @@ struct ExploreOptions {
   // Test hook: recompute every PTX verdict from scratch (Derived) and throw
   // std::logic_error if the incremental one differs.
   bool cross_check = false;
-  // Test hook: called with every maximal graph (each execution counted).
+  // Test hook: called with every maximal graph (each execution counted),
+  // also by a search that is voided later and run again (reexplored).
   std::function<void(const ExecutionGraph&)> on_execution;
   // Give up (result marked incomplete) after this many graphs; 0 = never.
   std::uint64_t max_graphs = 0;
