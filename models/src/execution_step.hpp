@@ -20,6 +20,9 @@ struct ThreadState {
   bool finished = false;
   bool failed = false;
   std::optional<Op> next;
+  // Explorer, read blocks (read_blocks.hpp): the thread's last step that
+  // was not local was a plain read of a shared location: its block goes on.
+  bool in_read_block = false;
 };
 
 // Re-runs thread t's program over its events in `g`: finds its next

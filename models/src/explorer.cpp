@@ -2,15 +2,17 @@
 
 #include "lookback/model/incremental_ptx.hpp"
 
+#include "eager_stores.hpp"
 #include "eager_writes.hpp"
 #include "execution_step.hpp"
+#include "fingerprint_set.hpp"
 #include "interchangeable.hpp"
+#include "read_blocks.hpp"
 
 #include <algorithm>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
-#include <unordered_set>
 
 namespace lookback::model {
 
@@ -32,12 +34,6 @@ struct Child {
   int thread;
 };
 
-struct FpHash {
-  std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& p) const {
-    return static_cast<std::size_t>(p.first ^ (p.second * 0x9e3779b97f4a7c15ull));
-  }
-};
-
 class Search {
  public:
   Search(const System& sys, const ExploreOptions& opt)
@@ -53,12 +49,18 @@ class Search {
                              : std::vector<bool>{}),
         eager_(opt.eager_writes && opt.model == MemoryModel::Ptx &&
                std::find(sys.eager_writes.begin(), sys.eager_writes.end(), true) !=
-                   sys.eager_writes.end()) {}
+                   sys.eager_writes.end()),
+        stores_(opt.eager_stores && opt.model == MemoryModel::Ptx),
+        blocks_(opt.read_blocks && opt.model == MemoryModel::Ptx && sys.resident <= 0),
+        trusting_(stores_ || blocks_) {}
 
   // Set when a program broke System::interchangeable or eager_writes: the
   // result is void and the caller explores again without the broken one.
   bool broke_interchangeable() const { return broke_interchangeable_; }
   bool broke_eager() const { return broke_eager_; }
+  // Set when the eager-stores search met something it cannot vouch for
+  // (eager_stores.hpp): the caller explores again without it.
+  bool voided_stores() const { return voided_stores_; }
 
   ExploreResult run() {
     const auto start = std::chrono::steady_clock::now();
@@ -107,7 +109,7 @@ class Search {
       n.g.add(c.event, c.co_pos);
       const auto fp = fingerprint(n.g);
       n.g.remove_last();
-      if (seen_.count(fp)) {
+      if (seen_.contains(fp)) {
         seen_one = true;
         continue;
       }
@@ -118,6 +120,9 @@ class Search {
           throw std::logic_error("incremental PTX rejected a graph Derived accepts");
         continue;
       }
+      // A local step neither starts nor ends a read block (read_blocks.hpp).
+      child.ts[t].in_read_block =
+          is_local(op) ? n.ts[t].in_read_block : c.event.kind == EventKind::Read;
       child.ts[t].next.reset();
       child.schedule.push_back(t);
       out.push_back(Child{std::move(child), fp, std::nullopt, t});
@@ -126,6 +131,10 @@ class Search {
   }
 
   void record(Property p, const std::string& message, const Node& n, int thread) {
+    if (trusting_) {
+      voided_stores_ = stop_ = true;
+      return;
+    }
     auto it = res_.violations.find(p);
     if (it != res_.violations.end() && it->second.graph.size() <= n.g.size()) return;
     res_.violations[p] = Violation{p, message, n.g, n.schedule, thread};
@@ -136,6 +145,10 @@ class Search {
   bool check_new_event(Node& child, int t, const std::optional<std::pair<int, int>>& race) {
     if (race) {
       record(Property::NoDataRace, detail::race_message(sys_, child.g, *race), child, t);
+      return false;
+    }
+    if (trusting_ && detail::out_of_status_order(sys_, child.g)) {
+      voided_stores_ = stop_ = true;
       return false;
     }
     if (auto down = detail::monotone_violation(sys_, child.g)) {
@@ -322,11 +335,27 @@ class Search {
     std::vector<bool> can_step(threads, false), runnable(threads, false);
     for (int t = 0; t < threads; ++t)
       runnable[t] = !done(n, t) && n.g.thread(t).phase == phase && n.ts[t].next && may_start(n, t);
+    if (trusting_) {
+      // An await anywhere: termination looks at partial graphs, which eager
+      // stores do not all visit (eager_stores.hpp).
+      for (int t = 0; t < threads; ++t)
+        if (!done(n, t) && n.ts[t].next && n.ts[t].next->exits) {
+          voided_stores_ = stop_ = true;
+          return;
+        }
+    }
     int forced = -1;
     for (int t = 0; t < threads && forced < 0; ++t)
       if (runnable[t] && started(n, t) &&
-          (is_local(*n.ts[t].next) || (eager_ && detail::is_eager_write(sys_, *n.ts[t].next))))
+          (is_local(*n.ts[t].next) || (eager_ && detail::is_eager_write(sys_, *n.ts[t].next)) ||
+           (stores_ && detail::is_plain_store(*n.ts[t].next))))
         forced = t;
+    // Read blocks: a thread in the middle of one goes on alone until its
+    // next step that is not a shared read (read_blocks.hpp).
+    if (blocks_ && forced < 0 && detail::blocks_apply(n.g, n.ts, runnable)) {
+      for (int t = 0; t < threads && forced < 0; ++t)
+        if (runnable[t] && n.ts[t].in_read_block) forced = t;
+    }
 
     std::vector<Child> children;
     for (int t = 0; t < threads; ++t) {
@@ -360,13 +389,13 @@ class Search {
     const bool any = std::any_of(can_step.begin(), can_step.end(), [](bool b) { return b; });
     for (Child& c : children) {
       if (stop_) return;
-      if (!seen_.insert(c.fp).second) continue;
+      if (!seen_.insert(c.fp)) continue;
       tick(c.node.g, c.thread);
       if (stop_) return;
       const bool checked = check_new_event(c.node, c.thread, c.race);
       // An eager store must leave its thread running and unfailed
       // (eager_writes.hpp): else explore again without the reduction.
-      if (eager_ && forced >= 0 && done(c.node, c.thread) &&
+      if (eager_ && !stores_ && forced >= 0 && done(c.node, c.thread) &&
           detail::is_eager_write(sys_, *n.ts[c.thread].next)) {
         broke_eager_ = stop_ = true;
         return;
@@ -376,6 +405,7 @@ class Search {
     }
     if (!any) {
       ++res_.executions;
+      if (opt_.on_execution) opt_.on_execution(n.g);
       for (int t = 0; t < threads; ++t)
         if (!done(n, t)) {
           ++res_.stuck;
@@ -387,15 +417,19 @@ class Search {
   const System& sys_;
   const ExploreOptions& opt_;
   ExploreResult res_;
-  std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, FpHash> seen_;
+  detail::FingerprintSet seen_;
   std::chrono::steady_clock::time_point last_report_;
   bool symmetric_;
   std::vector<bool> interchangeable_;      // empty: the reduction is off
   bool eager_;                             // eager writes (eager_writes.hpp) on
+  bool stores_;                            // eager stores (eager_stores.hpp) on
+  bool blocks_;                            // read blocks (read_blocks.hpp) on
+  bool trusting_;                          // a reduction voided by any violation or await is on
   mutable std::vector<int> rank_, order_;  // canonical_rank's buffers
   mutable std::vector<std::uint64_t> key_;
   bool broke_interchangeable_ = false;
   bool broke_eager_ = false;
+  bool voided_stores_ = false;
   bool stop_ = false;
 };
 
@@ -409,7 +443,7 @@ ExploreResult explore(const System& sys, const ExploreOptions& opt) {
     Search search(sys, o);
     ExploreResult r = search.run();
     seconds += r.seconds;
-    if (!search.broke_interchangeable() && !search.broke_eager()) {
+    if (!search.broke_interchangeable() && !search.broke_eager() && !search.voided_stores()) {
       r.seconds = seconds;
       r.reexplored = again;
       return r;
@@ -417,6 +451,7 @@ ExploreResult explore(const System& sys, const ExploreOptions& opt) {
     // A declaration did not hold: explore again without it.
     if (search.broke_interchangeable()) o.interchangeable = false;
     if (search.broke_eager()) o.eager_writes = false;
+    if (search.voided_stores()) o.eager_stores = o.read_blocks = false;
     again = true;
   }
 }

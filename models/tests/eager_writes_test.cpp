@@ -40,6 +40,7 @@ TEST(EagerWrites, SameVerdictsAsTheFullSearchOnSplitValueWords) {
       ExploreOptions o;
       o.progress = v.claims;
       o.check_wait_free = v.claims == Progress::Unfair;
+      o.eager_stores = false;  // it moves every store: this test is about value words
       const ExploreResult eager = explore(sys, o);
       o.eager_writes = false;
       const ExploreResult full = explore(sys, o);
@@ -64,6 +65,7 @@ TEST(EagerWrites, TheSplitFallbackInPlaceTakesFewerGraphs) {
   inst.layout = Layout::Split;
   ExploreOptions o;
   o.progress = v.claims;
+  o.eager_stores = false;  // it moves these stores too (eager_stores_test)
   const System sys = build_protocol_system(v.protocol, inst);
   const ExploreResult eager = explore(sys, o);
   o.eager_writes = false;

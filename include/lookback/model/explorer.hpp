@@ -50,11 +50,24 @@ struct ExploreOptions {
   // interleaving. Not under SC, where a read takes only the latest write, so
   // when a store goes changes what is read.
   bool eager_writes = true;
+  // PTX: perform every plain store as soon as it is its started thread's
+  // next operation, alone (models/src/eager_stores.hpp). The search trusts
+  // itself only where it meets no violation and no await; else it runs
+  // again without it. Off: every interleaving of stores, for cross-checks.
+  bool eager_stores = true;
+  // PTX, no occupancy bound: a thread that has read a shared location goes
+  // on alone until its next step that is not such a read
+  // (models/src/read_blocks.hpp); voided like eager stores. Off: every
+  // interleaving of reads, for cross-checks.
+  bool read_blocks = true;
   // Stop at the first violation instead of exploring everything.
   bool stop_at_first = false;
   // Test hook: recompute every PTX verdict from scratch (Derived) and throw
   // std::logic_error if the incremental one differs.
   bool cross_check = false;
+  // Test hook: called with every maximal graph (each execution counted),
+  // also by a search that is voided later and run again (reexplored).
+  std::function<void(const ExecutionGraph&)> on_execution;
   // Give up (result marked incomplete) after this many graphs; 0 = never.
   std::uint64_t max_graphs = 0;
   // Called about once a second with the number of graphs visited so far.
@@ -75,8 +88,9 @@ struct ExploreResult {
   std::uint64_t stuck = 0;       // maximal graphs with some thread still waiting
   double seconds = 0;
   bool complete = true;  // false when max_graphs cut the search short
-  // System::interchangeable or System::eager_writes did not hold, so the
-  // search ran again without them.
+  // System::interchangeable or System::eager_writes did not hold, or the
+  // eager-stores search met a violation or an await, so the search ran
+  // again without them.
   bool reexplored = false;
   int max_thread_steps = 0;  // most events any one block performed
   // Shortest counterexample found for each violated property.
