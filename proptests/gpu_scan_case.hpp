@@ -1,4 +1,4 @@
-// One random device-scan case of the GPU properties (gpu_scan_properties):
+// One random device-scan case of the GPU properties (gpu_scan_properties_<variant>):
 // what to scan, with which configuration, through which entry point. Plain
 // host C++ (no CUDA, no RapidCheck), shared by the generator (.cpp) and the
 // runner (.cu), so both agree on tile sizes and on which combinations are

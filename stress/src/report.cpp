@@ -110,12 +110,10 @@ std::string per_million(std::uint64_t weak, std::uint64_t instances) {
                    : "-";
 }
 
-}  // namespace
-
-// A markdown table: one row per name in `rows`, one right-aligned column per
-// knob; cell(row, knob) gives the text of a cell.
-template <class Cell>
-void knob_table(std::ostream& os, const char* first_column, const std::vector<std::string>& rows,
+// A markdown table: `rows` rows named row_name(i), one right-aligned column
+// per knob; cell(i, knob) gives the text of a cell.
+template <class RowName, class Cell>
+void knob_table(std::ostream& os, const char* first_column, std::size_t rows, RowName row_name,
                 const std::vector<Knob>& knobs, Cell cell) {
   os << "| " << first_column << " |";
   for (const auto& k : knobs)
@@ -124,13 +122,15 @@ void knob_table(std::ostream& os, const char* first_column, const std::vector<st
   for (std::size_t i = 0; i < knobs.size(); ++i)
     os << "---:|";
   os << "\n";
-  for (const auto& row : rows) {
-    os << "| " << row << " |";
+  for (std::size_t i = 0; i < rows; ++i) {
+    os << "| " << row_name(i) << " |";
     for (const auto& k : knobs)
-      os << " " << cell(row, k) << " |";
+      os << " " << cell(i, k) << " |";
     os << "\n";
   }
 }
+
+}  // namespace
 
 void write_markdown(std::ostream& os, const Report& r) {
   os << "# lookback stress report: " << r.gpu << "\n\n"
@@ -165,17 +165,19 @@ void write_markdown(std::ostream& os, const Report& r) {
   }
   os << "Launches (wrong results / watchdog trips / other errors / status regressions where "
         "nonzero; - where the knob does not apply):\n\n";
-  knob_table(os, "variant", variants, r.knobs, [&](const std::string& v, const Knob& k) {
-    const auto it = cells[v].find(k.name);
-    if (it == cells[v].end()) return std::string("-");
-    const CellResult& c = *it->second;
-    std::ostringstream cell;
-    cell << c.launches;
-    if (c.failures())
-      cell << " (**" << c.wrong_launches << "/" << c.watchdog_trips << "/" << c.other_errors << "/"
-           << c.status_regressions << "**)";
-    return cell.str();
-  });
+  knob_table(
+      os, "variant", variants.size(), [&](std::size_t i) { return variants[i]; }, r.knobs,
+      [&](std::size_t i, const Knob& k) {
+        const auto it = cells[variants[i]].find(k.name);
+        if (it == cells[variants[i]].end()) return std::string("-");
+        const CellResult& c = *it->second;
+        std::ostringstream cell;
+        cell << c.launches;
+        if (c.failures())
+          cell << " (**" << c.wrong_launches << "/" << c.watchdog_trips << "/" << c.other_errors
+               << "/" << c.status_regressions << "**)";
+        return cell.str();
+      });
   for (const auto& c : r.correct)
     if (c.failures())
       os << "\nFAILURE " << c.entry << " under " << c.knob << ": " << c.first_failure << "\n";
@@ -225,16 +227,12 @@ void write_markdown(std::ostream& os, const Report& r) {
   os << "\n### Failures per second, per knob\n\n"
         "Each mutant under each knob that applies to it, for the same slice (failure events "
         "per second of stress; 0: none; -: the knob does not apply).\n\n";
-  std::vector<std::string> mutant_names;
-  std::map<std::string, const MutantResult*> mutants;
-  for (const auto& m : r.mutants) {
-    mutant_names.push_back(m.name);
-    mutants[m.name] = &m;
-  }
-  knob_table(os, "mutant", mutant_names, r.knobs, [&](const std::string& name, const Knob& k) {
-    const double v = mutants[name]->kills_per_second(k.name);
-    return v < 0 ? std::string("-") : v > 0 ? "**" + rate_text(v) + "**" : std::string("0");
-  });
+  knob_table(
+      os, "mutant", r.mutants.size(), [&](std::size_t i) { return r.mutants[i].name; }, r.knobs,
+      [&](std::size_t i, const Knob& k) {
+        const double v = r.mutants[i].kills_per_second(k.name);
+        return v < 0 ? std::string("-") : v > 0 ? "**" + rate_text(v) + "**" : std::string("0");
+      });
 
   os << "\nNot killed on this GPU (the model's verdict stands for them):\n\n";
   bool any = false;
