@@ -9,7 +9,7 @@
 // CUB and the library's coarsened ScanPlan. Results are checked against CUB
 // (except the rows marked "no-lookback", which skip the look-back on purpose).
 //
-//   lookback_tile_bound [--group staged|persistent|shapes|window|hold|backoff]
+//   lookback_tile_bound [--group staged|persistent|shapes|window|hold|small|backoff]
 //                       [--min-log 24] [--max-log 30]
 // (default group: hold).
 #include <cuda_runtime.h>
@@ -423,6 +423,9 @@ struct Env {
   int slices(long long n) const { return static_cast<int>(std::max(1LL, pool / stride(n))); }
 };
 
+// Set by a row that hung or gave a wrong result: the run exits 1.
+bool g_failed = false;
+
 template <class Launch>
 void report(Env& env, long long n, double copy_us, double cub_us, const char* name, bool checked,
             Launch& launch) {
@@ -441,10 +444,12 @@ void report(Env& env, long long n, double copy_us, double cub_us, const char* na
               63 - __builtin_clzll(static_cast<unsigned long long>(n)), us, 8.0 * n / us / 1e3,
               100.0 * copy_us / us, cub_us / us,
               hung ? "HUNG" : (!checked ? "unchecked" : (bad ? "FAIL" : "ok")));
+  if (hung || (checked && bad)) g_failed = true;
   Hdr h;
   CHECK(cudaMemcpy(&h, env.hdr, sizeof h, cudaMemcpyDeviceToHost));
   if (h.wait_count > 0) {
-    // Cycles to microseconds at the SM clock.
+    // Cycles to microseconds at the SM's rated clock (the attribute is the
+    // maximum; under load the clock may differ, so the times are approximate).
     int khz = 0;
     CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0));
     const double us_per_cycle = 1e3 / khz;
@@ -558,7 +563,6 @@ void run_group(const std::string& group, Row r) {
     r.persistent<Persistent<128, 64, 3, 0>>("persist 128x64 2st");
     r.persistent<Persistent<512, 16, 3, 0>>("persist 512x16 2st");
     r.persistent<Persistent<128, 32, 6, 0>>("persist 128x32 2st");
-    r.persistent<Persistent<256, 48, 2, 0>>("persist 256x48 2st");
   } else if (group == "shapes") {  // a public single-pass scan's shape; in place
     r.knobs<KB<256, 12, 8, kNoDone, 0>>("256x12/8 d0");
     r.knobs<KB<256, 12, 8, kNoDone, 0>>("256x12/8 d0 in-place", true);
@@ -585,6 +589,23 @@ void run_group(const std::string& group, Row r) {
     r.knobs<KX<256, 32, 32, 4, 3000, true, true, true>>("staged d3000 timed");
     r.knobs<KX<256, 32, 32, 4, 0, true, true, true>>("staged d0 timed");
     r.knobs<KX<256, 32, 32, 4, 3000, false, true, true>>("staged d3000 blockIdx timed");
+  } else if (group == "small") {  // latency at n <= 2^22: smaller tiles, more of them
+    // Finished counter before the stores, as the library; no delay (the
+    // library delays only in grids of >= 1024 tiles).
+    r.knobs<KB<256, 32, 4, kDoneBeforeStores, 0>>("256x32/4 d0");
+    r.knobs<KM<256, 32, 32, 4, 0, kDoneBeforeStores>>("staged d0");
+    r.knobs<KB<256, 16, 4, kDoneBeforeStores, 0>>("256x16/4 d0");
+    r.knobs<KB<256, 8, 6, kDoneBeforeStores, 0>>("256x8/6 d0");
+    r.knobs<KB<256, 4, 8, kDoneBeforeStores, 0>>("256x4/8 d0");
+    r.knobs<KB<128, 8, 8, kDoneBeforeStores, 0>>("128x8/8 d0");
+    r.knobs<KB<512, 8, 3, kDoneBeforeStores, 0>>("512x8/3 d0");
+    r.knobs<KB<256, 8, 6, kDoneBeforeStores, 0, false>>("256x8/6 d0 blockIdx");
+    r.knobs<KB<256, 16, 4, kDoneBeforeStores, 0, true, true, false>>("256x16/4 no-lookback");
+    r.knobs<KB<256, 8, 6, kDoneBeforeStores, 0, true, true, false>>("256x8/6 no-lookback");
+    r.knobs<KB<256, 8, 6, kDoneBeforeStores, 0, false, true, false>>(
+        "256x8/6 no-lookback blockIdx");
+    r.knobs<KB<256, 4, 8, kDoneBeforeStores, 0, false, true, false>>(
+        "256x4/8 no-lookback blockIdx");
   } else if (group == "backoff") {  // fewer polls, longer initial delays
     r.knobs<KXS<3000, 250>>("staged d3000 spin 250");
     r.knobs<KXS<3000, 500>>("staged d3000 spin 500");
@@ -607,10 +628,11 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--max-log") hi = std::atoi(argv[i + 1]);
     if (std::string(argv[i]) == "--group") group = argv[i + 1];
   }
-  const std::vector<std::string> groups = {"staged", "persistent", "shapes",
-                                           "window", "hold",       "backoff"};
+  const std::vector<std::string> groups = {"staged", "persistent", "shapes", "window",
+                                           "hold",   "small",      "backoff"};
   if (std::find(groups.begin(), groups.end(), group) == groups.end()) {
-    std::fprintf(stderr, "unknown --group %s (staged, persistent, shapes, window, hold, backoff)\n",
+    std::fprintf(stderr,
+                 "unknown --group %s (staged, persistent, shapes, window, hold, small, backoff)\n",
                  group.c_str());
     return 2;
   }
@@ -663,5 +685,6 @@ int main(int argc, char** argv) {
         l, copy, 8.0 * n / copy / 1e3, cub, 100 * copy / cub, lib, 100 * copy / lib);
     run_group(group, Row{env, n, copy, cub});
   }
-  return 0;
+  if (g_failed) std::fprintf(stderr, "tile_bound: a row hung or gave a wrong result\n");
+  return g_failed ? 1 : 0;
 }
