@@ -191,7 +191,8 @@ void print_run_json(std::ostream& out, const CheckRun& r) {
     const auto& run = r.runs[i];
     out << (i ? "," : "") << "{\"instance\":\"" << instance_text(run)
         << "\",\"executions\":" << run.result.executions << ",\"graphs\":" << run.result.graphs
-        << ",\"seconds\":" << run.result.seconds << ",\"violations\":[";
+        << ",\"seconds\":" << run.result.seconds
+        << ",\"reexplored\":" << (run.result.reexplored ? "true" : "false") << ",\"violations\":[";
     bool first = true;
     for (const auto& [p, viol] : run.result.violations) {
       std::ostringstream ce;
@@ -236,6 +237,7 @@ int check_one(const Options& o, std::ostream& out, std::ostream& err) {
           << run.result.stuck << " stuck), " << run.result.graphs << " graphs in " << std::fixed
           << std::setprecision(2) << run.result.seconds << " s (" << std::setprecision(0) << rate
           << " graphs/s), longest block " << run.result.max_thread_steps << " steps"
+          << (run.result.reexplored ? "; explored again without the voided reductions" : "")
           << (run.result.complete ? "" : "  INCOMPLETE: --max-graphs reached") << "\n";
     }
     out << "verdict: " << verdict_text(r) << "\n";

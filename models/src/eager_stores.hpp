@@ -39,7 +39,12 @@
 // reached on π is reached on the new path by the same thread at the same
 // point of its program. A store that finishes its thread only lets the
 // next launch, or a block waiting for a resident slot, start earlier, which
-// removes no later step. Repeating the move at every forced state (each
+// removes no later step (but it can end an hsa hang, a block that cannot
+// start for want of a slot: under hsa with an occupancy bound nothing is
+// forced, explorer.cpp). Locations declared interchangeable
+// (interchangeable.hpp) filter the candidates of both searches alike; the
+// fallbacks' executions are compared with that filter on
+// (eager_stores_test.cpp). Repeating the move at every forced state (each
 // move makes the reduced search follow the path one step further, and paths
 // are bounded by the events of an execution) gives a path of the reduced
 // search that meets a violation no later than π's (so the search is voided)

@@ -63,7 +63,9 @@ inline bool may_start(const System& sys, const ExecutionGraph& g,
 // choice to make, no order it joins) or an access to a location only one
 // thread touches or nobody writes. Running such operations first, and alone,
 // prunes interleavings without losing any graph, violation or hang (a local
-// step never unblocks another thread).
+// step never unblocks another thread; the one it can let start, by ending
+// its thread and freeing a resident slot, matters only under hsa, where the
+// explorer forces nothing when there is an occupancy bound).
 inline bool is_local(const System& sys, const Op& op) {
   if (op.kind == EventKind::Fence) return op.fence == Fence::AcqRel;
   return op.commutes || (!sys.local.empty() && sys.local[op.loc]);

@@ -47,10 +47,17 @@ class Search {
                                            true) != sys.interchangeable.end()
                              ? sys.interchangeable
                              : std::vector<bool>{}),
-        eager_(opt.eager_writes && opt.model == MemoryModel::Ptx &&
+        // Under hsa the lowest unfinished block hangs when it cannot start for
+        // want of a resident slot, even while a higher block can still run. A
+        // forced step that finishes its thread frees a slot, so forcing could
+        // skip the one state where the hang shows. (Every other model obliges
+        // the scheduler to run a started block that can step, so a state with
+        // a forced step never hangs under them.)
+        forcing_(sys.resident <= 0 || opt.progress != Progress::Hsa),
+        eager_(forcing_ && opt.eager_writes && opt.model == MemoryModel::Ptx &&
                std::find(sys.eager_writes.begin(), sys.eager_writes.end(), true) !=
                    sys.eager_writes.end()),
-        stores_(opt.eager_stores && opt.model == MemoryModel::Ptx),
+        stores_(forcing_ && opt.eager_stores && opt.model == MemoryModel::Ptx),
         blocks_(opt.read_blocks && opt.model == MemoryModel::Ptx && sys.resident <= 0),
         trusting_(stores_ || blocks_) {}
 
@@ -345,7 +352,7 @@ class Search {
         }
     }
     int forced = -1;
-    for (int t = 0; t < threads && forced < 0; ++t)
+    for (int t = 0; t < threads && forced < 0 && forcing_; ++t)
       if (runnable[t] && started(n, t) &&
           (is_local(*n.ts[t].next) || (eager_ && detail::is_eager_write(sys_, *n.ts[t].next)) ||
            (stores_ && detail::is_plain_store(*n.ts[t].next))))
@@ -421,6 +428,7 @@ class Search {
   std::chrono::steady_clock::time_point last_report_;
   bool symmetric_;
   std::vector<bool> interchangeable_;      // empty: the reduction is off
+  bool forcing_;                           // steps may be forced (run alone, no termination check)
   bool eager_;                             // eager writes (eager_writes.hpp) on
   bool stores_;                            // eager stores (eager_stores.hpp) on
   bool blocks_;                            // read blocks (read_blocks.hpp) on

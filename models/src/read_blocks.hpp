@@ -22,14 +22,15 @@
 // the later of the two is added, with the same causality (nothing reads r);
 // coherence orders, and so monotone-status, do not involve reads. Delaying
 // every such read until just before its thread's next event (or, for the
-// reads a path ends with, to the end, one thread's after another's) gives a
+// reads a thread ends with, to the end of their launch, one thread's after
+// another's: with two launches the second starts only after) gives a
 // path in which each thread's run of shared reads is contiguous with the
 // step that ends it, its own local steps among them in program order (they
 // commute with everything). Then move local steps and stores forward to where they
 // become due, lowest thread first, as the explorer schedules them (they
 // commute, eager_stores.hpp); they may fall inside a block, but a local read
-// starts no block, so at most one thread is ever in a block, and it is the
-// one the explorer continues. A store a thread not yet started begins with
+// starts no block, so on the path so built at most one thread is ever in a
+// block, and it is the one the explorer continues. A store a thread not yet started begins with
 // is not a step the explorer forces, so where one is due the rule is off
 // (blocks_apply). The path so built is one the reduced search takes, to the
 // same maximal graph, or to the violating event (a path that ends on reads

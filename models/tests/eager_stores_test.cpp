@@ -69,8 +69,10 @@ TEST(EagerStoresAndReadBlocks, SameSetOfExecutionsOnTheFallbacks) {
         ExploreResult blocks_only;
         const auto with_blocks = executions(sys, o, blocks_only);
         EXPECT_EQ(with_blocks, without);
+        EXPECT_FALSE(blocks_only.reexplored);
         EXPECT_LT(blocks_only.graphs, full.graphs);
         EXPECT_EQ(with_stores, without);
+        EXPECT_FALSE(stores_only.reexplored);
         EXPECT_EQ(stores_only.executions, full.executions);
         EXPECT_LE(eager.graphs, stores_only.graphs);
         const std::string what = std::string(name) + ", " + to_string(layout) + ", " +
@@ -116,6 +118,40 @@ TEST(EagerStoresAndReadBlocks, SameVerdictsOnEveryCatalogueEntry) {
           EXPECT_EQ(eager.graphs, full.graphs) << what;
           for (const auto& [p, viol] : full.violations)
             EXPECT_EQ(eager.violations.at(p).graph.size(), viol.graph.size()) << what;
+        }
+      }
+    }
+  }
+}
+
+// The fallbacks under every progress model and occupancy bound: a forced
+// store or read block must not hide a state where the scheduler is stuck
+// (under hsa a block that cannot start for want of a slot hangs the scan).
+TEST(EagerStoresAndReadBlocks, SameVerdictsOnTheFallbacksUnderEveryProgressModelAndOccupancy) {
+  for (const char* name : {"fallback", "fallback-inplace"}) {
+    const NamedVariant v = *find_variant(name);
+    for (int launches : {1, 2}) {
+      for (int resident = 0; resident < 3; ++resident) {
+        for (Progress p :
+             {Progress::Fair, Progress::Obe, Progress::Hsa, Progress::Lobe, Progress::Unfair}) {
+          Instance inst;
+          inst.tiles = 3;
+          inst.layout = Layout::Packed;
+          inst.launches = launches;
+          inst.resident = resident;
+          const System sys = build_protocol_system(v.protocol, inst);
+          ExploreOptions o = options_for(v);
+          o.progress = p;
+          const ExploreResult eager = explore(sys, o);
+          o.eager_stores = o.read_blocks = false;
+          const ExploreResult full = explore(sys, o);
+          const std::string what = std::string(name) + ", " + std::to_string(launches) +
+                                   " launch(es), resident " + std::to_string(resident) + ", " +
+                                   to_string(p);
+          EXPECT_EQ(violated(eager), violated(full)) << what;
+          EXPECT_EQ(eager.executions, full.executions) << what;
+          EXPECT_EQ(eager.stuck, full.stuck) << what;
+          EXPECT_LE(eager.graphs, full.graphs) << what;
         }
       }
     }

@@ -149,6 +149,41 @@ TEST(Explorer, AwaitSatisfiedByAnotherThreadIsAHangOnlyWithoutFairness) {
   EXPECT_TRUE(hangs(Progress::Unfair));
 }
 
+// One resident slot, hsa: if the higher block starts first, the lowest one
+// cannot start while it runs, and hsa obliges the scheduler to run only the
+// lowest unfinished block: a hang, at the state after "late" read x. Its
+// last step (a plain store, or a store to a location only it touches) must
+// not be forced past that state (it would free the slot and hide the hang).
+// Under lobe and fair the scheduler must run "late" to its end: no hang.
+TEST(Explorer, OccupancyHangIsFoundWhenTheBlockHoldingTheSlotEndsOnALocalOrPlainStore) {
+  for (const bool local_last : {false, true}) {
+    System s;
+    s.threads = {{"early", 0, 0}, {"late", 1, 0}};
+    s.init = {num(0), num(0)};
+    s.loc_names = {"x", "y"};
+    s.descriptor = {false, false};
+    if (local_last) s.local = {false, true};
+    s.resident = 1;
+    s.programs.push_back([](Ctx& c) { c.store(0, num(1), Order::Relaxed, Step::Litmus, -1); });
+    s.programs.push_back([](Ctx& c) {
+      c.load(0, Order::Relaxed, Step::Litmus, -1);
+      c.store(1, num(1), Order::Weak, Step::Litmus, -1);
+    });
+    const char* what = local_last ? "local last store" : "plain last store";
+    ExploreOptions o = options(MemoryModel::Ptx);
+    o.progress = Progress::Hsa;
+    const auto hsa = explore(s, o);
+    const auto hang = hsa.violations.find(Property::Termination);
+    EXPECT_NE(hang, hsa.violations.end()) << what;
+    if (hang != hsa.violations.end())
+      EXPECT_NE(hang->second.message.find("starved"), std::string::npos) << hang->second.message;
+    for (Progress p : {Progress::Lobe, Progress::Fair}) {
+      o.progress = p;
+      EXPECT_TRUE(explore(s, o).passed()) << to_string(p) << ", " << what;
+    }
+  }
+}
+
 TEST(Explorer, ResultsAreReproducible) {
   const System s = message_passing(Order::Weak, Order::Relaxed, Order::Relaxed);
   const auto a = explore(s, options(MemoryModel::Ptx));

@@ -38,9 +38,11 @@ TEST(Interchangeable, SameVerdictsAsTheExactSearchOnSplitValueWords) {
       EXPECT_EQ(violated(reduced), violated(exact)) << v.name << ", " << launches << " launch(es)";
       EXPECT_LE(reduced.executions, exact.executions) << v.name;
       // A counterexample is one of several equivalent graphs of one size.
-      for (const auto& [p, viol] : exact.violations)
-        if (reduced.violations.count(p))
+      for (const auto& [p, viol] : exact.violations) {
+        if (reduced.violations.count(p)) {
           EXPECT_EQ(reduced.violations.at(p).graph.size(), viol.graph.size()) << v.name;
+        }
+      }
     }
   }
 }
