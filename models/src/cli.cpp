@@ -177,6 +177,11 @@ std::string instance_text(const InstanceRun& r) {
   return os.str();
 }
 
+// A rate for humans: 0 when the run was too short to time.
+double per_second(std::uint64_t count, double seconds) {
+  return seconds > 0 ? static_cast<double>(count) / seconds : 0;
+}
+
 void print_run_json(std::ostream& out, const CheckRun& r) {
   out << "{\"name\":\"" << r.variant.name << "\",\"kind\":\"" << kind_name(r.variant.kind)
       << "\",\"expected\":\"" << to_string(r.variant.expected)
@@ -192,6 +197,7 @@ void print_run_json(std::ostream& out, const CheckRun& r) {
     out << (i ? "," : "") << "{\"instance\":\"" << instance_text(run)
         << "\",\"executions\":" << run.result.executions << ",\"graphs\":" << run.result.graphs
         << ",\"seconds\":" << run.result.seconds
+        << ",\"executions_per_second\":" << per_second(run.result.executions, run.result.seconds)
         << ",\"reexplored\":" << (run.result.reexplored ? "true" : "false") << ",\"violations\":[";
     bool first = true;
     for (const auto& [p, viol] : run.result.violations) {
@@ -232,13 +238,15 @@ int check_one(const Options& o, std::ostream& out, std::ostream& err) {
   } else {
     out << kind_name(v->kind) << " " << v->name << ": " << v->summary << "\n";
     for (const auto& run : r.runs) {
-      const double rate = run.result.seconds > 0 ? run.result.graphs / run.result.seconds : 0;
-      out << "  [" << instance_text(run) << "]\n    " << run.result.executions << " executions ("
-          << run.result.stuck << " stuck), " << run.result.graphs << " graphs in " << std::fixed
-          << std::setprecision(2) << run.result.seconds << " s (" << std::setprecision(0) << rate
-          << " graphs/s), longest block " << run.result.max_thread_steps << " steps"
-          << (run.result.reexplored ? "; explored again without the voided reductions" : "")
-          << (run.result.complete ? "" : "  INCOMPLETE: --max-graphs reached") << "\n";
+      const auto& res = run.result;
+      out << "  [" << instance_text(run) << "]\n    " << res.executions << " executions ("
+          << res.stuck << " stuck), " << res.graphs << " graphs in " << std::fixed
+          << std::setprecision(2) << res.seconds << " s (" << std::setprecision(0)
+          << per_second(res.executions, res.seconds) << " executions/s, "
+          << per_second(res.graphs, res.seconds) << " graphs/s), longest block "
+          << res.max_thread_steps << " steps"
+          << (res.reexplored ? "; explored again without the voided reductions" : "")
+          << (res.complete ? "" : "  INCOMPLETE: --max-graphs reached") << "\n";
     }
     out << "verdict: " << verdict_text(r) << "\n";
     for (Property p : r.violated()) {
@@ -270,7 +278,7 @@ int check_all(const Options& o, std::ostream& out) {
   if (!o.json) {
     out << std::left << std::setw(32) << "variant" << std::setw(12) << "kind" << std::setw(20)
         << "expected" << std::setw(58) << "verdict" << std::right << std::setw(12) << "executions"
-        << std::setw(10) << "graphs" << std::setw(9) << "time"
+        << std::setw(10) << "graphs" << std::setw(9) << "time" << std::setw(10) << "exec/s"
         << "\n";
   }
   for (const auto& v : kCatalogue) {
@@ -283,7 +291,8 @@ int check_all(const Options& o, std::ostream& out) {
           << std::setw(20) << (v.kind == Kind::Mutant ? to_string(v.expected) : "-")
           << std::setw(58) << (verdict_text(r) + (r.as_expected() ? "" : "  <-- UNEXPECTED"))
           << std::right << std::setw(12) << r.executions() << std::setw(10) << r.graphs()
-          << std::setw(9) << t.str() << "\n"
+          << std::setw(9) << t.str() << std::setw(10) << std::fixed << std::setprecision(0)
+          << per_second(r.executions(), r.seconds()) << "\n"
           << std::flush;
     }
     runs.push_back(std::move(r));

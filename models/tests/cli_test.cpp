@@ -60,7 +60,9 @@ TEST(Cli, ProductionVariantPassesWithExitZero) {
       cli({"--variant", "warp-lookback", "--tiles", "3", "--layout", "packed", "--launches", "1"});
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("verdict: pass"), std::string::npos);
-  EXPECT_NE(r.out.find("executions"), std::string::npos);
+  EXPECT_NE(r.out.find(" executions (0 stuck), "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" executions/s, "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" graphs/s), "), std::string::npos) << r.out;
 }
 
 TEST(Cli, MutantPrintsACounterexampleAndExitsOne) {
@@ -79,6 +81,8 @@ TEST(Cli, JsonOutputIsOneObject) {
   EXPECT_EQ(r.out.front(), '{');
   EXPECT_NE(r.out.find("\"violated\":[\"no-data-race\""), std::string::npos);
   EXPECT_NE(r.out.find("\"counterexample\":"), std::string::npos);
+  EXPECT_NE(r.out.find("\"executions_per_second\":"), std::string::npos);
+  EXPECT_NE(r.out.find("\"reexplored\":"), std::string::npos);
 }
 
 TEST(Cli, DotFileHoldsTheCounterexampleGraph) {
