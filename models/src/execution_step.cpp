@@ -96,14 +96,7 @@ std::optional<std::string> monotone_violation(const System& sys, const Execution
   if (!e.is_write() || !sys.descriptor[e.loc]) return std::nullopt;
   const auto& order = g.co(e.loc);
   const int pos = g.co_position(id);
-  auto same_launch = [&](int a, int b) {
-    const Event& x = g.event(a);
-    const Event& y = g.event(b);
-    return g.thread(x.thread).phase == g.thread(y.thread).phase && x.wval.epoch == y.wval.epoch;
-  };
-  auto down = [&](int a, int b) {
-    return same_launch(a, b) && g.event(a).wval.status > g.event(b).wval.status;
-  };
+  auto down = [&](int a, int b) { return status_goes_down(g, a, b); };
   const int before = pos > 0 ? order[pos - 1] : -1;
   const int after = pos + 1 < static_cast<int>(order.size()) ? order[pos + 1] : -1;
   if (!((before >= 0 && down(before, id)) || (after >= 0 && down(id, after)))) return std::nullopt;

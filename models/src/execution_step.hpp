@@ -88,6 +88,16 @@ std::vector<Candidate> candidates(const ExecutionGraph& g, int t, const Op& op, 
 // "data race on L: block 0 #3 and block 1 #6 are unordered and not both strong".
 std::string race_message(const System& sys, const ExecutionGraph& g, std::pair<int, int> race);
 
+// Whether descriptor write `a`, placed before write `b` in coherence order,
+// belongs to the same launch and epoch and carries a higher status: the
+// status moved down (what monotone-status forbids).
+inline bool status_goes_down(const ExecutionGraph& g, int a, int b) {
+  const Event& x = g.event(a);
+  const Event& y = g.event(b);
+  return g.thread(x.thread).phase == g.thread(y.thread).phase && x.wval.epoch == y.wval.epoch &&
+         x.wval.status > y.wval.status;
+}
+
 // monotone-status for the graph's last event: when it is a write to a
 // descriptor that sits next to a write of the same launch and epoch with a
 // higher status in coherence order, says how the status moved down.
