@@ -1,8 +1,10 @@
 #include "lookback/model/cli.hpp"
 
 #include <charconv>
+#include <chrono>
 #include <fstream>
 #include <iomanip>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -337,8 +339,28 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   try {
     Options o = parse(args);
     if (!o.quiet) {
-      o.settings.on_progress = [&err](const std::string& what, std::uint64_t g, std::uint64_t e) {
-        err << "  ... " << what << ": " << g << " graphs, " << e << " executions\n" << std::flush;
+      // The explorer reports about once a second; a long run prints every
+      // second for its first ten, then every ten, so a log stays readable.
+      using Clock = std::chrono::steady_clock;
+      struct Progress {
+        std::string what;
+        Clock::time_point start, last;
+      };
+      auto state = std::make_shared<Progress>();
+      o.settings.on_progress = [&err, state](const std::string& what, std::uint64_t g,
+                                             std::uint64_t e) {
+        const auto now = Clock::now();
+        // The first report of a run comes about a second into it.
+        if (what != state->what)
+          *state = Progress{what, now - std::chrono::seconds(1), Clock::time_point{}};
+        const auto running = now - state->start;
+        const auto every =
+            running < std::chrono::seconds(10) ? std::chrono::seconds(1) : std::chrono::seconds(10);
+        if (now - state->last < every) return;
+        state->last = now;
+        err << "  ... " << what << ": " << g << " graphs, " << e << " executions after "
+            << std::chrono::duration_cast<std::chrono::seconds>(running).count() << " s\n"
+            << std::flush;
       };
     }
     switch (o.mode) {
