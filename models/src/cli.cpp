@@ -1,5 +1,6 @@
 #include "lookback/model/cli.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <fstream>
@@ -8,6 +9,7 @@
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include "lookback/json.hpp"
 #include "lookback/model/counterexample.hpp"
@@ -42,6 +44,8 @@ constexpr const char* kUsage =
     "  --resident R          at most R blocks resident at once       (default: all)\n"
     "  --first               stop at the first violation\n"
     "  --max-graphs N        give up after N graphs (result marked incomplete)\n"
+    "  --jobs N              worker threads, 1..64 (default: the cores); the counts and\n"
+    "                        verdicts do not depend on it\n"
     "  --json                machine-readable output on stdout\n"
     "  --dot FILE            write the counterexample's execution graph (Graphviz)\n"
     "  --emit-promela FILE   write the instance as a Promela model for SPIN instead of checking\n"
@@ -79,8 +83,15 @@ struct Options {
   std::string promela;
 };
 
+// The default worker count: every core (the counts do not depend on it).
+int default_jobs() {
+  const unsigned cores = std::thread::hardware_concurrency();
+  return static_cast<int>(std::clamp(cores, 1u, 64u));
+}
+
 Options parse(const std::vector<std::string>& args) {
   Options o;
+  o.settings.jobs = default_jobs();
   auto set_mode = [&](Options::Mode m, std::string target = {}) {
     if (o.mode != Options::Mode::None)
       throw UsageError(
@@ -116,6 +127,8 @@ Options parse(const std::vector<std::string>& args) {
       o.settings.launches = parse_int(a, value(), 1, 2);
     else if (a == "--resident")
       o.settings.resident = parse_int(a, value(), 1, 16);
+    else if (a == "--jobs")
+      o.settings.jobs = parse_int(a, value(), 1, 64);
     else if (a == "--max-graphs")
       o.settings.max_graphs = static_cast<std::uint64_t>(parse_int(a, value(), 1, 2000000000));
     else if (a == "--layout")

@@ -8,11 +8,18 @@
 #include "fingerprint_set.hpp"
 #include "interchangeable.hpp"
 #include "read_blocks.hpp"
+#include "shared_fingerprint_set.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <exception>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 namespace lookback::model {
 
@@ -32,13 +39,81 @@ struct Child {
   std::pair<std::uint64_t, std::uint64_t> fp;
   std::optional<std::pair<int, int>> race;
   int thread;
+  // The step was a forced eager write (eager_writes.hpp): it must leave its
+  // thread running and unfailed, else the reduction does not hold.
+  bool eager_write = false;
+};
+
+// What the workers of a parallel search share: the visited set, the graphs
+// still to visit that a busy worker handed over, and the stop flag. Every
+// graph is visited once, by whichever worker inserts its fingerprint first;
+// what a node's visit finds depends only on the node, so the counts do not
+// depend on which worker visits what (canonical fingerprints: see
+// Search::fingerprint).
+class Pool {
+ public:
+  explicit Pool(int workers) : workers_(workers) {}
+
+  detail::SharedFingerprintSet seen;
+  std::atomic<std::uint64_t> graphs{0};
+  std::mutex hook_mutex;  // ExploreOptions::on_execution is called under it
+
+  bool stopped() const { return stop_.load(std::memory_order_relaxed); }
+  void halt() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_.store(true, std::memory_order_relaxed);
+    ready_.notify_all();
+  }
+  // Some worker waits for work: a busy one should hand over part of its own.
+  bool hungry() const { return idle_.load(std::memory_order_relaxed) > 0; }
+  void give(std::vector<Child>& children, std::size_t from) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (std::size_t i = from; i < children.size(); ++i)
+      queue_.push_back(std::move(children[i]));
+    children.resize(from);
+    ready_.notify_all();
+  }
+  // Waits for a graph to visit; false once every worker waits with nothing
+  // left (the search is complete) or the search was halted.
+  bool take(Child& out) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    idle_.fetch_add(1, std::memory_order_relaxed);
+    for (;;) {
+      if (stopped() || drained_) break;
+      if (!queue_.empty()) {
+        idle_.fetch_sub(1, std::memory_order_relaxed);
+        out = std::move(queue_.back());
+        queue_.pop_back();
+        return true;
+      }
+      if (idle_.load(std::memory_order_relaxed) == workers_) {
+        drained_ = true;
+        ready_.notify_all();
+        break;
+      }
+      ready_.wait(lock);
+    }
+    return false;
+  }
+
+ private:
+  const int workers_;
+  std::atomic<bool> stop_{false};
+  std::atomic<int> idle_{0};
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::vector<Child> queue_;  // taken last-in first-out: deep graphs first
+  bool drained_ = false;
 };
 
 class Search {
  public:
-  Search(const System& sys, const ExploreOptions& opt)
+  // `pool`: a worker of a parallel search (nullptr: the whole search, alone).
+  Search(const System& sys, const ExploreOptions& opt, Pool* pool = nullptr, int worker = 0)
       : sys_(sys),
         opt_(opt),
+        pool_(pool),
+        worker_(worker),
         // Symmetry needs a progress model that does not look at block ids.
         symmetric_(opt.symmetry && !sys.symmetry_class.empty() && opt.progress != Progress::Hsa &&
                    opt.progress != Progress::Lobe),
@@ -68,22 +143,38 @@ class Search {
   // Set when the eager-stores search met something it cannot vouch for
   // (eager_stores.hpp): the caller explores again without it.
   bool voided_stores() const { return voided_stores_; }
+  // A worker of a parallel search met a violation: the search stopped, and
+  // the caller runs it again alone for a reproducible counterexample.
+  bool violated() const { return violated_; }
 
   ExploreResult run() {
     const auto start = std::chrono::steady_clock::now();
-    last_report_ = start;
+    visit_root();
+    res_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return std::move(res_);
+  }
+
+  // Parallel search: worker 0 visits the root, and then every worker visits
+  // what the others hand over until the pool is drained.
+  void visit_root() {
+    last_report_ = std::chrono::steady_clock::now();
     Node root{ExecutionGraph(sys_.threads, sys_.locations(), sys_.init),
               std::vector<ThreadState>(sys_.threads.size()),
               {}};
     for (int t = 0; t < root.g.threads(); ++t) {
       if (auto v = advance(root, t)) record(v->property, v->message, root, t);
     }
-    seen_.insert(fingerprint(root.g));
-    ++res_.graphs;
+    seen_insert(fingerprint(root.g));
+    count_graph();
     visit(root);
-    res_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return std::move(res_);
   }
+  void work() {
+    last_report_ = std::chrono::steady_clock::now();
+    Child c;
+    while (pool_->take(c))
+      visit_child(c);
+  }
+  const ExploreResult& result() const { return res_; }
 
  private:
   // Re-runs thread t's program over its events: finds its next operation,
@@ -107,16 +198,21 @@ class Search {
     const Op& op = *n.ts[t].next;
     const bool valued =
         !interchangeable_.empty() && op.kind != EventKind::Fence && interchangeable_[op.loc];
-    if (valued && !detail::keeps_interchangeable(sys_, n.g, t, op))
-      broke_interchangeable_ = stop_ = true;
-    if (eager_ && !detail::keeps_eager(sys_, op)) broke_eager_ = stop_ = true;
-    if (stop_) return out;
+    if (valued && !detail::keeps_interchangeable(sys_, n.g, t, op)) {
+      broke_interchangeable_ = true;
+      halt();
+    }
+    if (eager_ && !detail::keeps_eager(sys_, op)) {
+      broke_eager_ = true;
+      halt();
+    }
+    if (stopped()) return out;
     for (const detail::Candidate& c : detail::candidates(n.g, t, op, opt_.model)) {
       if (valued && !detail::kept_interchangeable(n.g, c)) continue;
       n.g.add(c.event, c.co_pos);
       const auto fp = fingerprint(n.g);
       n.g.remove_last();
-      if (seen_.contains(fp)) {
+      if (seen_contains(fp)) {
         seen_one = true;
         continue;
       }
@@ -139,7 +235,15 @@ class Search {
 
   void record(Property p, const std::string& message, const Node& n, int thread) {
     if (trusting_) {
-      voided_stores_ = stop_ = true;
+      voided_stores_ = true;
+      halt();
+      return;
+    }
+    if (pool_) {
+      // Which worker meets which violation first depends on timing; the
+      // search alone makes the counterexample reproducible.
+      violated_ = true;
+      halt();
       return;
     }
     auto it = res_.violations.find(p);
@@ -155,7 +259,8 @@ class Search {
       return false;
     }
     if (trusting_ && detail::out_of_status_order(sys_, child.g)) {
-      voided_stores_ = stop_ = true;
+      voided_stores_ = true;
+      halt();
       return false;
     }
     if (auto down = detail::monotone_violation(sys_, child.g)) {
@@ -248,18 +353,34 @@ class Search {
   void tick(const ExecutionGraph& g, int t) {
     res_.max_thread_steps =
         std::max(res_.max_thread_steps, static_cast<int>(g.thread_events(t).size()));
+    count_graph();
+  }
+  void count_graph() {
     ++res_.graphs;
+    if (pool_) pool_->graphs.fetch_add(1, std::memory_order_relaxed);
     if (opt_.max_graphs && res_.graphs >= opt_.max_graphs) {
       res_.complete = false;
-      stop_ = true;
+      halt();
     }
-    if (opt_.on_progress && (res_.graphs & 1023) == 0) {
+    // One reporter: the search alone, or worker 0 with the pool's count.
+    if (opt_.on_progress && worker_ == 0 && (res_.graphs & 1023) == 0) {
       const auto now = std::chrono::steady_clock::now();
       if (now - last_report_ > std::chrono::seconds(1)) {
         last_report_ = now;
-        opt_.on_progress(res_.graphs, res_.executions);
+        if (pool_)
+          opt_.on_progress(pool_->graphs.load(std::memory_order_relaxed), executions_reported());
+        else
+          opt_.on_progress(res_.graphs, res_.executions);
       }
     }
+  }
+  // Executions found so far, for progress lines (worker 0's share in a
+  // parallel search, scaled: an estimate, never a result).
+  std::uint64_t executions_reported() const {
+    if (res_.graphs == 0) return 0;
+    const double share = static_cast<double>(res_.executions) / static_cast<double>(res_.graphs);
+    return static_cast<std::uint64_t>(
+        share * static_cast<double>(pool_->graphs.load(std::memory_order_relaxed)));
   }
 
   // Test hook: the incremental PTX verdicts must equal Derived's.
@@ -331,12 +452,50 @@ class Search {
       if (sys_.symmetry_class[u] == c) return u;
     return t;
   }
+  // The fingerprint of g's class under permutations of interchangeable
+  // threads. canonical_rank orders threads by what they did; threads it
+  // cannot tell apart (same class, same key, both started) may still differ
+  // in whom they read from, so every order of each such tie is tried and the
+  // least fingerprint taken. That makes the fingerprint a function of the
+  // class alone: which member of a class the search meets first (an order
+  // that varies between the workers of a parallel search) changes nothing.
   std::pair<std::uint64_t, std::uint64_t> fingerprint(const ExecutionGraph& g) const {
-    return g.fingerprint(canonical_rank(g), interchangeable_);
+    canonical_rank(g);
+    ties_.clear();
+    if (symmetric_) {
+      const int threads = g.threads();
+      for (int pos = 0; pos + 1 < threads;) {
+        int end = pos + 1;
+        const int t = order_[pos];
+        while (end < threads && same_rank_key(g, t, order_[end]))
+          ++end;
+        if (end - pos > 1 && !g.thread_events(t).empty()) ties_.emplace_back(pos, end);
+        pos = end;
+      }
+    }
+    auto best = g.fingerprint(rank_, interchangeable_);
+    if (ties_.empty()) return best;
+    // Odometer over the orders of each tie (each starts sorted by index).
+    for (;;) {
+      std::size_t k = 0;
+      for (; k < ties_.size(); ++k)
+        if (std::next_permutation(order_.begin() + ties_[k].first,
+                                  order_.begin() + ties_[k].second))
+          break;
+      if (k == ties_.size()) return best;  // every order tried: back to the first
+      for (int pos = 0; pos < g.threads(); ++pos)
+        rank_[order_[pos]] = pos;
+      best = std::min(best, g.fingerprint(rank_, interchangeable_));
+    }
+  }
+  bool same_rank_key(const ExecutionGraph& g, int a, int b) const {
+    const int c = sys_.symmetry_class[a];
+    return c >= 0 && c == sys_.symmetry_class[b] && key_[a] == key_[b] &&
+           g.thread_events(a).size() == g.thread_events(b).size();
   }
 
   void visit(Node& n) {
-    if (stop_) return;
+    if (stopped()) return;
     const int phase = current_phase(n);
     const int threads = n.g.threads();
     std::vector<bool> can_step(threads, false), runnable(threads, false);
@@ -347,7 +506,8 @@ class Search {
       // stores do not all visit (eager_stores.hpp).
       for (int t = 0; t < threads; ++t)
         if (!done(n, t) && n.ts[t].next && n.ts[t].next->exits) {
-          voided_stores_ = stop_ = true;
+          voided_stores_ = true;
+          halt();
           return;
         }
     }
@@ -388,31 +548,30 @@ class Search {
         }
         can_step[t] = true;
         c.race = race;
+        c.eager_write =
+            eager_ && !stores_ && forced >= 0 && detail::is_eager_write(sys_, *n.ts[t].next);
         children.push_back(std::move(c));
       }
       if (seen_one) can_step[t] = true;
     }
     if (opt_.check_termination && forced < 0) check_termination(n, can_step, runnable);
     const bool any = std::any_of(can_step.begin(), can_step.end(), [](bool b) { return b; });
-    for (Child& c : children) {
-      if (stop_) return;
-      if (!seen_.insert(c.fp)) continue;
-      tick(c.node.g, c.thread);
-      if (stop_) return;
-      const bool checked = check_new_event(c.node, c.thread, c.race);
-      // An eager store must leave its thread running and unfailed
-      // (eager_writes.hpp): else explore again without the reduction.
-      if (eager_ && !stores_ && forced >= 0 && done(c.node, c.thread) &&
-          detail::is_eager_write(sys_, *n.ts[c.thread].next)) {
-        broke_eager_ = stop_ = true;
-        return;
-      }
-      if (!checked) continue;
-      visit(c.node);
+    for (std::size_t i = 0; i < children.size(); ++i) {
+      if (stopped()) return;
+      // A worker waits: hand it the siblings still to visit.
+      if (pool_ && i + 1 < children.size() && pool_->hungry()) pool_->give(children, i + 1);
+      visit_child(children[i]);
     }
     if (!any) {
       ++res_.executions;
-      if (opt_.on_execution) opt_.on_execution(n.g);
+      if (opt_.on_execution) {
+        if (pool_) {
+          std::lock_guard<std::mutex> lock(pool_->hook_mutex);
+          opt_.on_execution(n.g);
+        } else {
+          opt_.on_execution(n.g);
+        }
+      }
       for (int t = 0; t < threads; ++t)
         if (!done(n, t)) {
           ++res_.stuck;
@@ -421,10 +580,42 @@ class Search {
     }
   }
 
+  // Visits a child of a visited graph, unless some worker visited its graph
+  // first.
+  void visit_child(Child& c) {
+    if (stopped()) return;
+    if (!seen_insert(c.fp)) return;
+    tick(c.node.g, c.thread);
+    if (stopped()) return;
+    const bool checked = check_new_event(c.node, c.thread, c.race);
+    // An eager store must leave its thread running and unfailed
+    // (eager_writes.hpp): else explore again without the reduction.
+    if (c.eager_write && done(c.node, c.thread)) {
+      broke_eager_ = true;
+      halt();
+      return;
+    }
+    if (checked) visit(c.node);
+  }
+
+  bool seen_contains(const std::pair<std::uint64_t, std::uint64_t>& fp) const {
+    return pool_ ? pool_->seen.contains(fp) : seen_.contains(fp);
+  }
+  bool seen_insert(const std::pair<std::uint64_t, std::uint64_t>& fp) {
+    return pool_ ? pool_->seen.insert(fp) : seen_.insert(fp);
+  }
+  bool stopped() const { return stop_ || (pool_ && pool_->stopped()); }
+  void halt() {
+    stop_ = true;
+    if (pool_) pool_->halt();
+  }
+
   const System& sys_;
   const ExploreOptions& opt_;
+  Pool* pool_;
+  int worker_;
   ExploreResult res_;
-  detail::FingerprintSet seen_;
+  detail::FingerprintSet seen_;  // the search alone; a pool's workers share pool_->seen
   std::chrono::steady_clock::time_point last_report_;
   bool symmetric_;
   std::vector<bool> interchangeable_;      // empty: the reduction is off
@@ -435,11 +626,77 @@ class Search {
   bool trusting_;                          // a reduction voided by any violation or await is on
   mutable std::vector<int> rank_, order_;  // canonical_rank's buffers
   mutable std::vector<std::uint64_t> key_;
+  mutable std::vector<std::pair<int, int>> ties_;  // fingerprint's: ranges of order_
   bool broke_interchangeable_ = false;
   bool broke_eager_ = false;
   bool voided_stores_ = false;
+  bool violated_ = false;
   bool stop_ = false;
 };
+
+// Why a search did not give the final result, if it did not.
+struct Outcome {
+  ExploreResult result;
+  bool broke_interchangeable = false, broke_eager = false, voided_stores = false, violated = false;
+  bool final() const {
+    return !broke_interchangeable && !broke_eager && !voided_stores && !violated;
+  }
+};
+
+Outcome search_alone(const System& sys, const ExploreOptions& o) {
+  Search search(sys, o);
+  Outcome out{search.run()};
+  out.broke_interchangeable = search.broke_interchangeable();
+  out.broke_eager = search.broke_eager();
+  out.voided_stores = search.voided_stores();
+  return out;
+}
+
+// `jobs` workers over one shared visited set. Counts are those of the search
+// alone; a violation stops every worker (the caller then searches alone).
+Outcome search_in_parallel(const System& sys, const ExploreOptions& o, int jobs) {
+  const auto start = std::chrono::steady_clock::now();
+  Pool pool(jobs);
+  std::vector<std::unique_ptr<Search>> workers;
+  for (int w = 0; w < jobs; ++w)
+    workers.push_back(std::make_unique<Search>(sys, o, &pool, w));
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(jobs));
+  auto guarded = [&](int w, auto&& body) {
+    try {
+      body();
+    } catch (...) {
+      errors[static_cast<std::size_t>(w)] = std::current_exception();
+      pool.halt();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int w = 1; w < jobs; ++w)
+    threads.emplace_back([&, w] { guarded(w, [&] { workers[w]->work(); }); });
+  guarded(0, [&] {
+    workers[0]->visit_root();
+    workers[0]->work();
+  });
+  for (std::thread& t : threads)
+    t.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+
+  Outcome out;
+  ExploreResult& r = out.result;
+  for (const auto& w : workers) {
+    const ExploreResult& part = w->result();
+    r.graphs += part.graphs;
+    r.executions += part.executions;
+    r.stuck += part.stuck;
+    r.max_thread_steps = std::max(r.max_thread_steps, part.max_thread_steps);
+    out.broke_interchangeable |= w->broke_interchangeable();
+    out.broke_eager |= w->broke_eager();
+    out.voided_stores |= w->voided_stores();
+    out.violated |= w->violated();
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
 
 }  // namespace
 
@@ -447,19 +704,26 @@ ExploreResult explore(const System& sys, const ExploreOptions& opt) {
   ExploreOptions o = opt;
   double seconds = 0;
   bool again = false;
+  // A search cut short (first violation, graph budget) depends on the order
+  // of the visits: those run alone.
+  bool parallel = opt.jobs > 1 && !opt.stop_at_first && opt.max_graphs == 0;
   for (;;) {
-    Search search(sys, o);
-    ExploreResult r = search.run();
-    seconds += r.seconds;
-    if (!search.broke_interchangeable() && !search.broke_eager() && !search.voided_stores()) {
-      r.seconds = seconds;
-      r.reexplored = again;
-      return r;
+    Outcome out = parallel ? search_in_parallel(sys, o, opt.jobs) : search_alone(sys, o);
+    seconds += out.result.seconds;
+    if (out.final()) {
+      out.result.seconds = seconds;
+      out.result.reexplored = again;
+      return std::move(out.result);
+    }
+    if (out.violated) {
+      // The same search alone, for a reproducible counterexample.
+      parallel = false;
+      continue;
     }
     // A declaration did not hold: explore again without it.
-    if (search.broke_interchangeable()) o.interchangeable = false;
-    if (search.broke_eager()) o.eager_writes = false;
-    if (search.voided_stores()) o.eager_stores = o.read_blocks = false;
+    if (out.broke_interchangeable) o.interchangeable = false;
+    if (out.broke_eager) o.eager_writes = false;
+    if (out.voided_stores) o.eager_stores = o.read_blocks = false;
     again = true;
   }
 }

@@ -111,6 +111,7 @@ CheckRun check_variant(const NamedVariant& v, const Settings& s) {
       // wait-free: no wait of theirs may depend on another block.
       opt.check_wait_free = v.claims == Progress::Unfair;
       opt.max_graphs = s.max_graphs;
+      opt.jobs = s.jobs;
       if (s.on_progress) {
         const std::string what = std::string(v.name) + " (" + to_string(layout) + ", " +
                                  std::to_string(launches) + " launch" + (launches > 1 ? "es" : "") +

@@ -60,6 +60,11 @@ struct ExploreOptions {
   // (models/src/read_blocks.hpp); voided like eager stores. Off: every
   // interleaving of reads, for cross-checks.
   bool read_blocks = true;
+  // Workers exploring at once, over one shared visited set. The counts are
+  // the same whatever their number. A search that meets a violation (and
+  // one cut short by stop_at_first or max_graphs) is run alone, so that its
+  // counterexample does not depend on which worker got there first.
+  int jobs = 1;
   // Stop at the first violation instead of exploring everything.
   bool stop_at_first = false;
   // Test hook: recompute every PTX verdict from scratch (Derived) and throw

@@ -21,6 +21,7 @@ struct Settings {
   std::optional<protocol::TileIdSource> tile_id;
   bool stop_at_first = false;
   std::uint64_t max_graphs = 0;
+  int jobs = 1;  // ExploreOptions::jobs
   std::function<void(const std::string& what, std::uint64_t graphs, std::uint64_t executions)>
       on_progress;
 };

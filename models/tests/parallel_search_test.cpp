@@ -1,0 +1,160 @@
+// The parallel search (ExploreOptions::jobs): several workers over one
+// visited set must give exactly what the search alone gives — the same
+// counts, the same set of executions, the same verdicts and the same
+// counterexamples — however the visits interleave, run after run.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "lookback/model/counterexample.hpp"
+#include "lookback/model/explorer.hpp"
+#include "lookback/model/protocol_model.hpp"
+#include "lookback/protocol/catalogue.hpp"
+
+namespace {
+
+using namespace lookback::model;
+using namespace lookback::protocol;
+
+using Fingerprint = std::pair<std::uint64_t, std::uint64_t>;
+
+ExploreOptions options_for(const NamedVariant& v, int jobs) {
+  ExploreOptions o;
+  o.progress = v.claims;
+  o.check_wait_free = v.claims == Progress::Unfair;
+  o.jobs = jobs;
+  return o;
+}
+
+// The verdict and every counterexample, as lookback-check prints them.
+std::string report(const System& sys, const ExploreResult& r) {
+  std::ostringstream os;
+  for (const auto& [p, v] : r.violations)
+    print_counterexample(os, sys, v);
+  return os.str();
+}
+
+struct Case {
+  NamedVariant variant;
+  Instance instance;
+  std::string name() const {
+    return std::string(variant.name) + ", " + to_string(instance.layout) + ", " +
+           std::to_string(instance.tiles) + " tiles, " + std::to_string(instance.launches) +
+           " launch(es)";
+  }
+};
+
+// Every catalogue entry on each layout it runs on, one launch and two.
+std::vector<Case> catalogue_cases() {
+  std::vector<Case> out;
+  for (const NamedVariant& v : kCatalogue) {
+    std::vector<Layout> layouts{v.protocol.layout};
+    if (v.protocol.layout == Layout::BySize) layouts = {Layout::Packed, Layout::Split};
+    for (Layout layout : layouts) {
+      if (v.protocol.flaw == Flaw::SplitValueOverwritten && layout != Layout::Split) continue;
+      for (int launches : {1, 2}) {
+        Instance inst;
+        inst.tiles = launches == 1 ? 3 : 2;
+        inst.layout = layout;
+        inst.launches = launches;
+        out.push_back({v, inst});
+      }
+    }
+  }
+  return out;
+}
+
+TEST(ParallelSearch, SameCountsVerdictsAndCounterexamplesOnEveryCatalogueEntry) {
+  for (const Case& c : catalogue_cases()) {
+    const System sys = build_protocol_system(c.variant.protocol, c.instance);
+    const ExploreResult alone = explore(sys, options_for(c.variant, 1));
+    for (int jobs : {2, 4}) {
+      const ExploreResult par = explore(sys, options_for(c.variant, jobs));
+      const std::string what = c.name() + ", " + std::to_string(jobs) + " jobs";
+      EXPECT_EQ(par.executions, alone.executions) << what;
+      EXPECT_EQ(par.graphs, alone.graphs) << what;
+      EXPECT_EQ(par.stuck, alone.stuck) << what;
+      EXPECT_EQ(par.max_thread_steps, alone.max_thread_steps) << what;
+      EXPECT_EQ(par.reexplored, alone.reexplored) << what;
+      EXPECT_EQ(par.passed(), alone.passed()) << what;
+      EXPECT_EQ(report(sys, par), report(sys, alone)) << what;
+    }
+  }
+}
+
+// Default-sized instances (a few seconds alone), where the workers hand
+// over work many times: the counts stay those of the search alone on every
+// run, whatever the number of workers.
+TEST(ParallelSearch, CountsDoNotDependOnTheInterleavingOfWorkers) {
+  const std::pair<const char*, Layout> cases[] = {{"fallback", Layout::Split},
+                                                  {"fallback-inplace", Layout::Packed},
+                                                  {"fenced-lookback", Layout::Packed}};
+  for (const auto& [name, layout] : cases) {
+    const NamedVariant v = *find_variant(name);
+    Instance inst;
+    inst.tiles = 4;
+    inst.layout = layout;
+    const System sys = build_protocol_system(v.protocol, inst);
+    const ExploreResult alone = explore(sys, options_for(v, 1));
+    ASSERT_TRUE(alone.passed()) << name;
+    for (int run = 0; run < 3; ++run) {
+      const ExploreResult par = explore(sys, options_for(v, 2 + run));
+      EXPECT_TRUE(par.passed()) << name;
+      EXPECT_EQ(par.executions, alone.executions) << name << ", run " << run;
+      EXPECT_EQ(par.graphs, alone.graphs) << name << ", run " << run;
+      EXPECT_EQ(par.stuck, alone.stuck) << name << ", run " << run;
+    }
+  }
+}
+
+// Not only the count: the same maximal graphs, each reported once.
+TEST(ParallelSearch, SameSetOfExecutions) {
+  for (const char* name : {"fallback", "fallback-inplace", "warp-lookback"}) {
+    const NamedVariant v = *find_variant(name);
+    Instance inst;
+    inst.tiles = 3;
+    inst.layout = Layout::Split;
+    const System sys = build_protocol_system(v.protocol, inst);
+    auto collect = [&](int jobs, ExploreResult& r) {
+      std::multiset<Fingerprint> out;
+      ExploreOptions o = options_for(v, jobs);
+      // Named as the explorer identifies graphs, without symmetry (one
+      // representative per class, whoever finds it first): interchangeable
+      // locations by value.
+      o.symmetry = false;
+      o.on_execution = [&](const ExecutionGraph& g) {
+        out.insert(g.fingerprint({}, sys.interchangeable));
+      };
+      r = explore(sys, o);
+      return out;
+    };
+    ExploreResult alone, par;
+    const auto one = collect(1, alone);
+    const auto many = collect(4, par);
+    EXPECT_EQ(many, one) << name;
+    EXPECT_EQ(many.size(), par.executions) << name;
+    EXPECT_EQ(std::set<Fingerprint>(one.begin(), one.end()).size(), one.size()) << name;
+  }
+}
+
+// A failure inside a worker reaches the caller as the search alone would
+// throw it, and stops the other workers.
+TEST(ParallelSearch, AWorkersExceptionReachesTheCaller) {
+  const NamedVariant v = *find_variant("fallback");
+  Instance inst;
+  inst.tiles = 3;
+  inst.layout = Layout::Split;
+  const System sys = build_protocol_system(v.protocol, inst);
+  ExploreOptions o = options_for(v, 2);
+  int calls = 0;
+  o.on_execution = [&](const ExecutionGraph&) {
+    if (++calls == 20) throw std::runtime_error("hook failed");
+  };
+  EXPECT_THROW(explore(sys, o), std::runtime_error);
+}
+
+}  // namespace
