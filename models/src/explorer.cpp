@@ -111,10 +111,11 @@ class Search {
       broke_interchangeable_ = stop_ = true;
     if (eager_ && !detail::keeps_eager(sys_, op)) broke_eager_ = stop_ = true;
     if (stop_) return out;
+    begin_steps(n.g);
     for (const detail::Candidate& c : detail::candidates(n.g, t, op, opt_.model)) {
       if (valued && !detail::kept_interchangeable(n.g, c)) continue;
       n.g.add(c.event, c.co_pos);
-      const auto fp = fingerprint(n.g);
+      const auto fp = step_fingerprint(n.g, t);
       n.g.remove_last();
       if (seen_.contains(fp)) {
         seen_one = true;
@@ -283,25 +284,31 @@ class Search {
   const std::vector<int>& canonical_rank(const ExecutionGraph& g) const {
     rank_.clear();
     if (!symmetric_) return rank_;
-    const int threads = g.threads();
-    std::vector<std::uint64_t>& key = key_;
-    key.resize(static_cast<std::size_t>(threads));
-    for (int t = 0; t < threads; ++t) {
-      std::uint64_t k = 0xcbf29ce484222325ull + g.thread_events(t).size();
-      for (int id : g.thread_events(t)) {
-        const Event& e = g.event(id);
-        const std::uint64_t parts[] = {
-            static_cast<std::uint64_t>(e.kind) | (static_cast<std::uint64_t>(e.loc) << 8),
-            static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.rval.num)) ^
-                (static_cast<std::uint64_t>(e.rval.status) << 40) ^
-                (static_cast<std::uint64_t>(static_cast<std::uint16_t>(e.rval.iv.hi)) << 44),
-            static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.wval.num)) ^
-                (static_cast<std::uint64_t>(e.wval.status) << 40)};
-        for (std::uint64_t part : parts)
-          k = (k ^ part) * 0x100000001b3ull;
-      }
-      key[t] = k;
+    key_.resize(static_cast<std::size_t>(g.threads()));
+    for (int t = 0; t < g.threads(); ++t)
+      key_[t] = thread_key(g, t);
+    return rank_from_keys();
+  }
+  std::uint64_t thread_key(const ExecutionGraph& g, int t) const {
+    std::uint64_t k = 0xcbf29ce484222325ull + g.thread_events(t).size();
+    for (int id : g.thread_events(t)) {
+      const Event& e = g.event(id);
+      const std::uint64_t parts[] = {
+          static_cast<std::uint64_t>(e.kind) | (static_cast<std::uint64_t>(e.loc) << 8),
+          static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.rval.num)) ^
+              (static_cast<std::uint64_t>(e.rval.status) << 40) ^
+              (static_cast<std::uint64_t>(static_cast<std::uint16_t>(e.rval.iv.hi)) << 44),
+          static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.wval.num)) ^
+              (static_cast<std::uint64_t>(e.wval.status) << 40)};
+      for (std::uint64_t part : parts)
+        k = (k ^ part) * 0x100000001b3ull;
     }
+    return k;
+  }
+  // rank_ from the thread keys in key_.
+  const std::vector<int>& rank_from_keys() const {
+    const std::vector<std::uint64_t>& key = key_;
+    const int threads = static_cast<int>(key.size());
     auto before = [&](int a, int b) {
       const int ca = sys_.symmetry_class[a], cb = sys_.symmetry_class[b];
       // Only threads of one class move relative to each other: classes keep
@@ -333,6 +340,21 @@ class Search {
   }
   std::pair<std::uint64_t, std::uint64_t> fingerprint(const ExecutionGraph& g) const {
     return g.fingerprint(canonical_rank(g), interchangeable_);
+  }
+  // Before fingerprinting the candidate steps of graph g: the keys of its
+  // threads, of which a step changes one.
+  void begin_steps(const ExecutionGraph& g) {
+    if (!symmetric_) return;
+    canonical_rank(g);
+    base_key_ = key_;
+  }
+  // fingerprint(g) for g = the graph begin_steps saw plus one event of
+  // thread t.
+  std::pair<std::uint64_t, std::uint64_t> step_fingerprint(const ExecutionGraph& g, int t) const {
+    if (!symmetric_) return g.fingerprint({}, interchangeable_);
+    key_ = base_key_;
+    key_[t] = thread_key(g, t);
+    return g.fingerprint(rank_from_keys(), interchangeable_);
   }
 
   void visit(Node& n) {
@@ -435,6 +457,7 @@ class Search {
   bool trusting_;                          // a reduction voided by any violation or await is on
   mutable std::vector<int> rank_, order_;  // canonical_rank's buffers
   mutable std::vector<std::uint64_t> key_;
+  std::vector<std::uint64_t> base_key_;  // key_ of the graph before a step (begin_steps)
   bool broke_interchangeable_ = false;
   bool broke_eager_ = false;
   bool voided_stores_ = false;
