@@ -121,7 +121,7 @@ class Search {
         seen_one = true;
         continue;
       }
-      Node child = n;
+      Node child{n.g, n.ts, copy_with_room(n.schedule), n.ptx};
       child.g.add(c.event, c.co_pos);
       if (opt_.model == MemoryModel::Ptx && child.ptx.append(child.g) != nullptr) {
         if (opt_.cross_check && Derived(child.g, MemoryModel::Ptx).check(false).consistent)
