@@ -207,16 +207,17 @@ class Search {
       halt();
     }
     if (stopped()) return out;
+    begin_steps(n.g);
     for (const detail::Candidate& c : detail::candidates(n.g, t, op, opt_.model)) {
       if (valued && !detail::kept_interchangeable(n.g, c)) continue;
       n.g.add(c.event, c.co_pos);
-      const auto fp = fingerprint(n.g);
+      const auto fp = step_fingerprint(n.g, t);
       n.g.remove_last();
       if (seen_contains(fp)) {
         seen_one = true;
         continue;
       }
-      Node child = n;
+      Node child{n.g, n.ts, copy_with_room(n.schedule), n.ptx};
       child.g.add(c.event, c.co_pos);
       if (opt_.model == MemoryModel::Ptx && child.ptx.append(child.g) != nullptr) {
         if (opt_.cross_check && Derived(child.g, MemoryModel::Ptx).check(false).consistent)
@@ -404,25 +405,31 @@ class Search {
   const std::vector<int>& canonical_rank(const ExecutionGraph& g) const {
     rank_.clear();
     if (!symmetric_) return rank_;
-    const int threads = g.threads();
-    std::vector<std::uint64_t>& key = key_;
-    key.resize(static_cast<std::size_t>(threads));
-    for (int t = 0; t < threads; ++t) {
-      std::uint64_t k = 0xcbf29ce484222325ull + g.thread_events(t).size();
-      for (int id : g.thread_events(t)) {
-        const Event& e = g.event(id);
-        const std::uint64_t parts[] = {
-            static_cast<std::uint64_t>(e.kind) | (static_cast<std::uint64_t>(e.loc) << 8),
-            static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.rval.num)) ^
-                (static_cast<std::uint64_t>(e.rval.status) << 40) ^
-                (static_cast<std::uint64_t>(static_cast<std::uint16_t>(e.rval.iv.hi)) << 44),
-            static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.wval.num)) ^
-                (static_cast<std::uint64_t>(e.wval.status) << 40)};
-        for (std::uint64_t part : parts)
-          k = (k ^ part) * 0x100000001b3ull;
-      }
-      key[t] = k;
+    key_.resize(static_cast<std::size_t>(g.threads()));
+    for (int t = 0; t < g.threads(); ++t)
+      key_[t] = thread_key(g, t);
+    return rank_from_keys();
+  }
+  std::uint64_t thread_key(const ExecutionGraph& g, int t) const {
+    std::uint64_t k = 0xcbf29ce484222325ull + g.thread_events(t).size();
+    for (int id : g.thread_events(t)) {
+      const Event& e = g.event(id);
+      const std::uint64_t parts[] = {
+          static_cast<std::uint64_t>(e.kind) | (static_cast<std::uint64_t>(e.loc) << 8),
+          static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.rval.num)) ^
+              (static_cast<std::uint64_t>(e.rval.status) << 40) ^
+              (static_cast<std::uint64_t>(static_cast<std::uint16_t>(e.rval.iv.hi)) << 44),
+          static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.wval.num)) ^
+              (static_cast<std::uint64_t>(e.wval.status) << 40)};
+      for (std::uint64_t part : parts)
+        k = (k ^ part) * 0x100000001b3ull;
     }
+    return k;
+  }
+  // rank_ from the thread keys in key_.
+  const std::vector<int>& rank_from_keys() const {
+    const std::vector<std::uint64_t>& key = key_;
+    const int threads = static_cast<int>(key.size());
     auto before = [&](int a, int b) {
       const int ca = sys_.symmetry_class[a], cb = sys_.symmetry_class[b];
       // Only threads of one class move relative to each other: classes keep
@@ -461,6 +468,11 @@ class Search {
   // that varies between the workers of a parallel search) changes nothing.
   std::pair<std::uint64_t, std::uint64_t> fingerprint(const ExecutionGraph& g) const {
     canonical_rank(g);
+    return least_fingerprint(g);
+  }
+  // The least fingerprint of g over the orders of the ties of rank_ (filled
+  // from key_ by canonical_rank or rank_from_keys).
+  std::pair<std::uint64_t, std::uint64_t> least_fingerprint(const ExecutionGraph& g) const {
     ties_.clear();
     if (symmetric_) {
       const int threads = g.threads();
@@ -492,6 +504,22 @@ class Search {
     const int c = sys_.symmetry_class[a];
     return c >= 0 && c == sys_.symmetry_class[b] && key_[a] == key_[b] &&
            g.thread_events(a).size() == g.thread_events(b).size();
+  }
+  // Before fingerprinting the candidate steps of graph g: the keys of its
+  // threads, of which a step changes one.
+  void begin_steps(const ExecutionGraph& g) {
+    if (!symmetric_) return;
+    canonical_rank(g);
+    base_key_ = key_;
+  }
+  // fingerprint(g) for g = the graph begin_steps saw plus one event of
+  // thread t.
+  std::pair<std::uint64_t, std::uint64_t> step_fingerprint(const ExecutionGraph& g, int t) const {
+    if (!symmetric_) return g.fingerprint({}, interchangeable_);
+    key_ = base_key_;
+    key_[t] = thread_key(g, t);
+    rank_from_keys();
+    return least_fingerprint(g);
   }
 
   void visit(Node& n) {
@@ -627,6 +655,7 @@ class Search {
   mutable std::vector<int> rank_, order_;  // canonical_rank's buffers
   mutable std::vector<std::uint64_t> key_;
   mutable std::vector<std::pair<int, int>> ties_;  // fingerprint's: ranges of order_
+  std::vector<std::uint64_t> base_key_;            // key_ of the graph before a step (begin_steps)
   bool broke_interchangeable_ = false;
   bool broke_eager_ = false;
   bool voided_stores_ = false;

@@ -29,6 +29,15 @@ ExecutionGraph::ExecutionGraph(std::vector<ThreadInfo> threads, int locations,
   init_ = std::make_shared<const std::vector<Value>>(std::move(init));
 }
 
+ExecutionGraph::ExecutionGraph(const ExecutionGraph& o)
+    : threads_(o.threads_),
+      events_(copy_with_room(o.events_)),
+      by_thread_{copy_with_room(o.by_thread_.ids), o.by_thread_.end},
+      co_{copy_with_room(o.co_.ids), o.co_.end},
+      sc_(o.sc_),
+      init_(o.init_),
+      max_events_(o.max_events_) {}
+
 int ExecutionGraph::max_events() const {
   return max_events_ > 0 ? max_events_ : kMaxEvents;
 }
@@ -77,12 +86,6 @@ struct Hasher {
     b *= 0xbf58476d1ce4e5b9ull;
   }
 };
-std::uint64_t name_of(const ExecutionGraph& g, int id, const std::vector<int>& rank) {
-  if (id == kInit) return 0xffffull;
-  const Event& e = g.event(id);
-  const std::uint64_t t = rank.empty() ? e.thread : static_cast<std::uint64_t>(rank[e.thread]);
-  return (t << 16) | e.index;
-}
 std::uint64_t value_word(const Value& v) {
   return static_cast<std::uint64_t>(static_cast<std::uint32_t>(v.num)) ^
          (static_cast<std::uint64_t>(v.status) << 32) ^
@@ -97,35 +100,50 @@ std::uint64_t value_word(const Value& v) {
 
 std::pair<std::uint64_t, std::uint64_t> ExecutionGraph::fingerprint(
     const std::vector<int>& rank, const std::vector<bool>& by_value) const {
+  // The explorer fingerprints every candidate step, so this loop is hot:
+  // names and the by-value test come from small tables, and an event is
+  // mostly one word (what it did and, for a read, its source's name).
+  const int nthreads = threads();
+  std::array<std::uint64_t, 256> renamed;  // Event::thread is 8 bits wide
+  std::array<int, 256> by_rank;
+  for (int t = 0; t < nthreads; ++t) {
+    const int r = rank.empty() ? t : rank[t];
+    renamed[t] = static_cast<std::uint64_t>(r) << 16;
+    by_rank[r] = t;
+  }
+  // An event's name: its thread (renamed) and index, 24 bits.
+  auto name_of = [&](int id) -> std::uint64_t {
+    if (id == kInit) return 0xffffull;
+    const Event& e = events_[id];
+    return renamed[e.thread] | e.index;
+  };
   auto valued = [&](Loc l) { return !by_value.empty() && by_value[l]; };
   Hasher h;
-  std::array<int, 256> by_rank{};  // Event::thread is 8 bits wide
-  for (int t = 0; t < threads(); ++t)
-    by_rank[rank.empty() ? t : rank[t]] = t;
-  for (int pos = 0; pos < threads(); ++pos) {
+  for (int pos = 0; pos < nthreads; ++pos) {
     const int t = by_rank[pos];
     h.mix(0x7777000000ull + static_cast<std::uint64_t>(pos));
     for (int id : thread_events(t)) {
       const Event& e = events_[id];
-      h.mix(static_cast<std::uint64_t>(e.kind) | (static_cast<std::uint64_t>(e.loc) << 8) |
-            (static_cast<std::uint64_t>(e.order) << 24) |
-            (static_cast<std::uint64_t>(e.fence) << 28));
+      std::uint64_t what =
+          static_cast<std::uint64_t>(e.kind) | (static_cast<std::uint64_t>(e.loc) << 8) |
+          (static_cast<std::uint64_t>(e.order) << 24) | (static_cast<std::uint64_t>(e.fence) << 28);
+      const bool read = e.is_read();
+      const bool by_val = read && valued(e.loc);
+      if (read && !by_val) what |= name_of(e.rf) << 32;
+      h.mix(what);
       if (e.is_write()) h.mix(value_word(e.wval));
-      if (e.is_read() && valued(e.loc))
-        h.mix(value_word(e.rval) ^ (e.rf == kInit ? 0x8000000000000000ull : 0));
-      else if (e.is_read())
-        h.mix(name_of(*this, e.rf, rank));
+      if (by_val) h.mix(value_word(e.rval) ^ (e.rf == kInit ? 0x8000000000000000ull : 0));
     }
   }
   for (int l = 0; l < locations(); ++l) {
     h.mix(0x5555ull);
     if (valued(static_cast<Loc>(l))) continue;
     for (int id : co(static_cast<Loc>(l)))
-      h.mix(name_of(*this, id, rank));
+      h.mix(name_of(id));
   }
   h.mix(0x3333ull);
   for (int id : sc_)
-    h.mix(name_of(*this, id, rank));
+    h.mix(name_of(id));
   return {h.a, h.b};
 }
 

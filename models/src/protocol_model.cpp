@@ -39,8 +39,9 @@ class BlockProgram {
     const int tile = p_.tile_id == TileIdSource::Ticket
                          ? c.fetch_add(m_.ticket, 1, kTicketOrder, Step::TakeTicket, -1).num
                          : block_;
-    c.require(tile >= 0 && tile < tiles_, Property::CorrectPrefix,
-              "tile id " + std::to_string(tile) + " out of range: the ticket was not reset");
+    c.require(tile >= 0 && tile < tiles_, Property::CorrectPrefix, [&] {
+      return "tile id " + std::to_string(tile) + " out of range: the ticket was not reset";
+    });
     // Only this tile's owner ever writes its input (in place), and it has
     // not yet: the load commutes with everything the other blocks do.
     const Interval aggregate =
@@ -54,9 +55,10 @@ class BlockProgram {
     // (a flaw) also skips the look-back, as it has no predecessor.
     if (tile > 0 && (first == Status::Aggregate || p_.flaw == Flaw::PrefixBeforeLookback)) {
       const Interval exclusive = lookback(c, tile, epoch);
-      c.require(exclusive == expected_exclusive(tile, launch_), Property::CorrectPrefix,
-                "tile " + std::to_string(tile) + " uses exclusive prefix " + to_string(exclusive) +
-                    ", expected " + to_string(expected_exclusive(tile, launch_)));
+      c.require(exclusive == expected_exclusive(tile, launch_), Property::CorrectPrefix, [&] {
+        return "tile " + std::to_string(tile) + " uses exclusive prefix " + to_string(exclusive) +
+               ", expected " + to_string(expected_exclusive(tile, launch_));
+      });
       inclusive = join(exclusive, aggregate);
       publish(c, tile, Status::Prefix, inclusive, epoch, Step::PublishPrefix);
     }
@@ -95,9 +97,10 @@ class BlockProgram {
                Step step) const {
     if (s == Status::Prefix) {
       const Interval want = Interval::range(0, tile, launch_);
-      c.require(iv == want, Property::CorrectPrefix,
-                "tile " + std::to_string(tile) + " publishes PREFIX " + to_string(iv) +
-                    ", expected " + to_string(want));
+      c.require(iv == want, Property::CorrectPrefix, [&] {
+        return "tile " + std::to_string(tile) + " publishes PREFIX " + to_string(iv) +
+               ", expected " + to_string(want);
+      });
     }
     Value word;
     word.status = s;
@@ -235,11 +238,12 @@ class BlockProgram {
   // against it (a torn pair is a violation).
   Interval read_value(Ctx& c, int reader, Status s, const Value& word, int idx) const {
     const Value v = c.load(value_word(idx, s), split_value_order(p_), Step::LookbackValue, idx);
-    c.require(v.pub == word.pub, Property::NoTornDescriptor,
-              "tile " + std::to_string(reader) + " read " + to_string(s) + " of tile " +
-                  std::to_string(idx) + " with a value " +
-                  (v.pub == 0 ? std::string("never written") : "of another publish") + " (" +
-                  to_string(v.iv) + ")");
+    c.require(v.pub == word.pub, Property::NoTornDescriptor, [&] {
+      return "tile " + std::to_string(reader) + " read " + to_string(s) + " of tile " +
+             std::to_string(idx) + " with a value " +
+             (v.pub == 0 ? std::string("never written") : "of another publish") + " (" +
+             to_string(v.iv) + ")";
+    });
     return v.iv;
   }
 

@@ -12,6 +12,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -67,6 +68,14 @@ class Ctx {
   void fence(Fence f, Step s, int tile);
   void require(bool ok, Property p, const std::string& message) {
     if (!ok && !suspended()) throw PropertyViolation{p, message};
+  }
+  // The same, with the message built only when the check fails: programs
+  // are replayed for every graph, and building messages for checks that
+  // hold cost the explorer a string allocation or several per replay.
+  template <class Message>
+  requires std::is_invocable_r_v<std::string, Message>
+  void require(bool ok, Property p, Message&& message) {
+    if (!ok && !suspended()) throw PropertyViolation{p, std::forward<Message>(message)()};
   }
 
   // Set once the program asked for an operation past its recorded events.
