@@ -34,14 +34,24 @@ struct Node {
   IncrementalPtx ptx;  // PTX relations of g (PTX model only)
 };
 
-struct Child {
-  Node node;
+// One way to extend a visited graph: the event thread `thread` adds, found
+// consistent. The search visits the child graph in place: it applies the
+// step to the parent node, visits, and takes the step back.
+struct Step {
+  detail::Candidate candidate;
+  int thread = -1;
   std::pair<std::uint64_t, std::uint64_t> fp;
   std::optional<std::pair<int, int>> race;
-  int thread;
+  bool in_read_block = false;  // the thread's read-block state after the step
   // The step was a forced eager write (eager_writes.hpp): it must leave its
   // thread running and unfailed, else the reduction does not hold.
   bool eager_write = false;
+};
+
+// A step handed to another worker, with a copy of the graph it extends.
+struct Task {
+  Node parent;
+  Step step;
 };
 
 // What the workers of a parallel search share: the visited set, the graphs
@@ -66,16 +76,21 @@ class Pool {
   }
   // Some worker waits for work: a busy one should hand over part of its own.
   bool hungry() const { return idle_.load(std::memory_order_relaxed) > 0; }
-  void give(std::vector<Child>& children, std::size_t from) {
+  // Hands over steps [from, end) of `parent`'s, each with its own copy of
+  // the parent, and drops them from `steps`.
+  void give(const Node& parent, std::vector<Step>& steps, std::size_t from) {
+    std::vector<Task> tasks;
+    for (std::size_t i = from; i < steps.size(); ++i)
+      tasks.push_back(Task{parent, steps[i]});
+    steps.resize(from);
     std::lock_guard<std::mutex> lock(mutex_);
-    for (std::size_t i = from; i < children.size(); ++i)
-      queue_.push_back(std::move(children[i]));
-    children.resize(from);
+    for (Task& task : tasks)
+      queue_.push_back(std::move(task));
     ready_.notify_all();
   }
   // Waits for a graph to visit; false once every worker waits with nothing
   // left (the search is complete) or the search was halted.
-  bool take(Child& out) {
+  bool take(Task& out) {
     std::unique_lock<std::mutex> lock(mutex_);
     idle_.fetch_add(1, std::memory_order_relaxed);
     for (;;) {
@@ -102,7 +117,7 @@ class Pool {
   std::atomic<int> idle_{0};
   std::mutex mutex_;
   std::condition_variable ready_;
-  std::vector<Child> queue_;  // taken last-in first-out: deep graphs first
+  std::vector<Task> queue_;  // taken last-in first-out: deep graphs first
   bool drained_ = false;
 };
 
@@ -160,6 +175,7 @@ class Search {
     last_report_ = std::chrono::steady_clock::now();
     Node root{ExecutionGraph(sys_.threads, sys_.locations(), sys_.init),
               std::vector<ThreadState>(sys_.threads.size()),
+              {},
               {}};
     for (int t = 0; t < root.g.threads(); ++t) {
       if (auto v = advance(root, t)) record(v->property, v->message, root, t);
@@ -170,9 +186,9 @@ class Search {
   }
   void work() {
     last_report_ = std::chrono::steady_clock::now();
-    Child c;
-    while (pool_->take(c))
-      visit_child(c);
+    Task task;
+    while (pool_->take(task))
+      visit_child(task.parent, task.step);
   }
   const ExploreResult& result() const { return res_; }
 
@@ -193,8 +209,8 @@ class Search {
   // fingerprinted first, on `n`'s own graph (added, then removed again), so
   // a graph visited before costs no copy and no consistency check; it was
   // consistent, so it counts for `seen_one` (thread t can step).
-  std::vector<Child> successors(Node& n, int t, bool& seen_one) {
-    std::vector<Child> out;
+  std::vector<Step> successors(Node& n, int t, bool& seen_one) {
+    std::vector<Step> out;
     const Op& op = *n.ts[t].next;
     const bool valued =
         !interchangeable_.empty() && op.kind != EventKind::Fence && interchangeable_[op.loc];
@@ -208,30 +224,65 @@ class Search {
     }
     if (stopped()) return out;
     begin_steps(n.g);
+    // A local step neither starts nor ends a read block (read_blocks.hpp).
+    auto in_read_block = [&](const detail::Candidate& c) {
+      return is_local(op) ? n.ts[t].in_read_block : c.event.kind == EventKind::Read;
+    };
     for (const detail::Candidate& c : detail::candidates(n.g, t, op, opt_.model)) {
       if (valued && !detail::kept_interchangeable(n.g, c)) continue;
       n.g.add(c.event, c.co_pos);
-      const auto fp = step_fingerprint(n.g, t);
-      n.g.remove_last();
-      if (seen_contains(fp)) {
+      Step step;
+      step.candidate = c;
+      step.thread = t;
+      step.fp = step_fingerprint(n.g, t);
+      if (seen_contains(step.fp)) {
         seen_one = true;
-        continue;
+      } else if (consistent_last(n, step)) {
+        step.in_read_block = in_read_block(c);
+        out.push_back(step);
       }
-      Node child{n.g, n.ts, copy_with_room(n.schedule), n.ptx};
-      child.g.add(c.event, c.co_pos);
-      if (opt_.model == MemoryModel::Ptx && child.ptx.append(child.g) != nullptr) {
-        if (opt_.cross_check && Derived(child.g, MemoryModel::Ptx).check(false).consistent)
-          throw std::logic_error("incremental PTX rejected a graph Derived accepts");
-        continue;
-      }
-      // A local step neither starts nor ends a read block (read_blocks.hpp).
-      child.ts[t].in_read_block =
-          is_local(op) ? n.ts[t].in_read_block : c.event.kind == EventKind::Read;
-      child.ts[t].next.reset();
-      child.schedule.push_back(t);
-      out.push_back(Child{std::move(child), fp, std::nullopt, t});
+      n.g.remove_last();
     }
     return out;
+  }
+
+  // Whether n.g, whose last event is `step`'s, is consistent; if so, the
+  // step's race (if any) is filled in. Leaves n.ptx as it was.
+  bool consistent_last(Node& n, Step& step) {
+    const int id = n.g.size() - 1;
+    if (opt_.model != MemoryModel::Ptx) {
+      Derived d(n.g, opt_.model);
+      if (!d.check(false).consistent) return false;
+      if (opt_.check_races && n.g.event(id).is_mem()) step.race = d.race(id);
+      return true;
+    }
+    if (n.ptx.append(n.g) != nullptr) {
+      if (opt_.cross_check && Derived(n.g, MemoryModel::Ptx).check(false).consistent)
+        throw std::logic_error("incremental PTX rejected a graph Derived accepts");
+      return false;
+    }
+    if (opt_.check_races) step.race = n.ptx.race(n.g);
+    if (opt_.cross_check) cross_check(n.g, step.race);
+    n.ptx.undo_last();
+    return true;
+  }
+
+  // Makes n the child graph of `step` (its thread state saved in `saved`),
+  // and back.
+  void apply(Node& n, const Step& step, ThreadState& saved) {
+    const int t = step.thread;
+    n.g.add(step.candidate.event, step.candidate.co_pos);
+    if (opt_.model == MemoryModel::Ptx && n.ptx.append(n.g) != nullptr)
+      throw std::logic_error("a step found consistent is not");
+    saved = std::move(n.ts[t]);
+    n.ts[t] = ThreadState{saved.finished, saved.failed, std::nullopt, step.in_read_block};
+    n.schedule.push_back(t);
+  }
+  void take_back(Node& n, const Step& step, ThreadState& saved) {
+    n.schedule.pop_back();
+    n.ts[step.thread] = std::move(saved);
+    if (opt_.model == MemoryModel::Ptx) n.ptx.undo_last();
+    n.g.remove_last();
   }
 
   void record(Property p, const std::string& message, const Node& n, int thread) {
@@ -385,11 +436,11 @@ class Search {
   }
 
   // Test hook: the incremental PTX verdicts must equal Derived's.
-  void cross_check(const Node& child, const std::optional<std::pair<int, int>>& race) const {
-    Derived d(child.g, MemoryModel::Ptx);
+  void cross_check(const ExecutionGraph& g, const std::optional<std::pair<int, int>>& race) const {
+    Derived d(g, MemoryModel::Ptx);
     if (!d.check(false).consistent)
       throw std::logic_error("incremental PTX accepted a graph Derived rejects");
-    const auto full = d.race(child.g.size() - 1);
+    const auto full = d.race(g.size() - 1);
     if (full.has_value() != race.has_value())
       throw std::logic_error("incremental PTX and Derived disagree on a race");
   }
@@ -552,7 +603,7 @@ class Search {
         if (runnable[t] && n.ts[t].in_read_block) forced = t;
     }
 
-    std::vector<Child> children;
+    std::vector<Step> steps;
     for (int t = 0; t < threads; ++t) {
       if (!runnable[t] || (forced >= 0 && t != forced)) continue;
       if (opt_.check_wait_free && n.ts[t].next->exits) {
@@ -562,33 +613,22 @@ class Search {
                n, t);
       }
       bool seen_one = false;
-      for (Child& c : successors(n, t, seen_one)) {
-        Node& raw = c.node;
-        const int id = raw.g.size() - 1;
-        std::optional<std::pair<int, int>> race;
-        if (opt_.model == MemoryModel::Ptx) {  // checked incrementally already
-          if (opt_.check_races) race = raw.ptx.race(raw.g);
-          if (opt_.cross_check) cross_check(raw, race);
-        } else {
-          Derived d(raw.g, opt_.model);
-          if (!d.check(false).consistent) continue;
-          if (opt_.check_races && raw.g.event(id).is_mem()) race = d.race(id);
-        }
+      const bool eager_write =
+          eager_ && !stores_ && forced >= 0 && detail::is_eager_write(sys_, *n.ts[t].next);
+      for (Step& step : successors(n, t, seen_one)) {
         can_step[t] = true;
-        c.race = race;
-        c.eager_write =
-            eager_ && !stores_ && forced >= 0 && detail::is_eager_write(sys_, *n.ts[t].next);
-        children.push_back(std::move(c));
+        step.eager_write = eager_write;
+        steps.push_back(std::move(step));
       }
       if (seen_one) can_step[t] = true;
     }
     if (opt_.check_termination && forced < 0) check_termination(n, can_step, runnable);
     const bool any = std::any_of(can_step.begin(), can_step.end(), [](bool b) { return b; });
-    for (std::size_t i = 0; i < children.size(); ++i) {
+    for (std::size_t i = 0; i < steps.size(); ++i) {
       if (stopped()) return;
       // A worker waits: hand it the siblings still to visit.
-      if (pool_ && i + 1 < children.size() && pool_->hungry()) pool_->give(children, i + 1);
-      visit_child(children[i]);
+      if (pool_ && i + 1 < steps.size() && pool_->hungry()) pool_->give(n, steps, i + 1);
+      visit_child(n, steps[i]);
     }
     if (!any) {
       ++res_.executions;
@@ -608,22 +648,27 @@ class Search {
     }
   }
 
-  // Visits a child of a visited graph, unless some worker visited its graph
-  // first.
-  void visit_child(Child& c) {
+  // Visits the child of n that `step` makes, unless some worker visited its
+  // graph first, in place: n is n again afterwards.
+  void visit_child(Node& n, const Step& step) {
     if (stopped()) return;
-    if (!seen_insert(c.fp)) return;
-    tick(c.node.g, c.thread);
-    if (stopped()) return;
-    const bool checked = check_new_event(c.node, c.thread, c.race);
-    // An eager store must leave its thread running and unfailed
-    // (eager_writes.hpp): else explore again without the reduction.
-    if (c.eager_write && done(c.node, c.thread)) {
-      broke_eager_ = true;
-      halt();
-      return;
+    if (!seen_insert(step.fp)) return;
+    ThreadState saved;
+    apply(n, step, saved);
+    const int t = step.thread;
+    tick(n.g, t);
+    if (!stopped()) {
+      const bool checked = check_new_event(n, t, step.race);
+      // An eager store must leave its thread running and unfailed
+      // (eager_writes.hpp): else explore again without the reduction.
+      if (step.eager_write && done(n, t)) {
+        broke_eager_ = true;
+        halt();
+      } else if (checked) {
+        visit(n);
+      }
     }
-    if (checked) visit(c.node);
+    take_back(n, step, saved);
   }
 
   bool seen_contains(const std::pair<std::uint64_t, std::uint64_t>& fp) const {

@@ -110,7 +110,10 @@ const char* BasicIncrementalPtx<MaxEvents>::append(const ExecutionGraph& g) {
     if (g.event(w).is_read()) S.cause |= s_[w].obs;
   });
 
-  if (!x.is_mem()) return nullptr;
+  if (!x.is_mem()) {
+    marks_.push_back(changes_.size());
+    return nullptr;
+  }
   const auto& co = g.co(x.loc);
   const int len = static_cast<int>(co.size());
   auto position = [&](int w) {
@@ -175,6 +178,7 @@ const char* BasicIncrementalPtx<MaxEvents>::append(const ExecutionGraph& g) {
   bool cycle = false;
   out.for_each([&](int o) { cycle |= in.test(o) || s_[o].reach.intersects(in); });
   if (cycle) return "sc-per-location";
+  marks_.push_back(changes_.size());
   out.for_each([&](int o) {
     S.reach.set(o);
     S.reach |= s_[o].reach;
@@ -185,11 +189,21 @@ const char* BasicIncrementalPtx<MaxEvents>::append(const ExecutionGraph& g) {
     const Event& y = g.event(a);
     if (!y.is_mem() || y.loc != x.loc) continue;
     if (in.test(a) || s_[a].reach.intersects(in)) {
+      changes_.push_back({a, s_[a].reach});
       s_[a].reach.set(e);
       s_[a].reach |= S.reach;
     }
   }
   return nullptr;
+}
+
+template <int MaxEvents>
+void BasicIncrementalPtx<MaxEvents>::undo_last() {
+  const std::size_t mark = marks_.back();
+  marks_.pop_back();
+  for (; changes_.size() > mark; changes_.pop_back())
+    s_[changes_.back().event].reach = changes_.back().reach;
+  s_.pop_back();
 }
 
 template <int MaxEvents>

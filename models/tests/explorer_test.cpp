@@ -175,8 +175,9 @@ TEST(Explorer, OccupancyHangIsFoundWhenTheBlockHoldingTheSlotEndsOnALocalOrPlain
     const auto hsa = explore(s, o);
     const auto hang = hsa.violations.find(Property::Termination);
     EXPECT_NE(hang, hsa.violations.end()) << what;
-    if (hang != hsa.violations.end())
+    if (hang != hsa.violations.end()) {
       EXPECT_NE(hang->second.message.find("starved"), std::string::npos) << hang->second.message;
+    }
     for (Progress p : {Progress::Lobe, Progress::Fair}) {
       o.progress = p;
       EXPECT_TRUE(explore(s, o).passed()) << to_string(p) << ", " << what;

@@ -29,7 +29,8 @@ template <int MaxEvents>
 class BasicIncrementalPtx {
  public:
   BasicIncrementalPtx() = default;
-  // Copies keep room for one more event (copy_with_room).
+  // Copies keep room for one more event (copy_with_room). A copy can take
+  // back only what it appends itself (undo_last).
   BasicIncrementalPtx(const BasicIncrementalPtx& o) : s_(copy_with_room(o.s_)) {}
   BasicIncrementalPtx& operator=(const BasicIncrementalPtx& o) {
     return *this = BasicIncrementalPtx(o);
@@ -41,9 +42,14 @@ class BasicIncrementalPtx {
   // still consistent, else the name of the violated axiom. A rejected event
   // leaves the state of the older events untouched: the caller may remove it
   // from the graph (ExecutionGraph::remove_last) and append another in its
-  // place (the sampler tries candidates this way). An accepted one may not be
-  // taken back.
+  // place (the sampler tries candidates this way). An accepted one is taken
+  // back by undo_last.
   const char* append(const ExecutionGraph& g);
+
+  // Takes back the last accepted append, while its event is still the
+  // graph's last: the explorer visits a child graph in place and then steps
+  // back to the parent, instead of copying the parent for every child.
+  void undo_last();
 
   // A data race between the last event and an older one, if any.
   std::optional<std::pair<int, int>> race(const ExecutionGraph& g) const;
@@ -58,6 +64,14 @@ class BasicIncrementalPtx {
     Bits reach;   // events reachable from e in strong-com | po-loc
   };
   std::vector<Sets> s_;
+  // What undo_last restores: the reach sets of older events that an append
+  // overwrote (oldest first), and where each accepted append's start.
+  struct Change {
+    int event;
+    Bits reach;
+  };
+  std::vector<Change> changes_;
+  std::vector<std::size_t> marks_;
 };
 
 using IncrementalPtx = BasicIncrementalPtx<kMaxEvents>;
