@@ -223,7 +223,6 @@ class Search {
       halt();
     }
     if (stopped()) return out;
-    begin_steps(n.g);
     // A local step neither starts nor ends a read block (read_blocks.hpp).
     auto in_read_block = [&](const detail::Candidate& c) {
       return is_local(op) ? n.ts[t].in_read_block : c.event.kind == EventKind::Read;
@@ -604,6 +603,7 @@ class Search {
     }
 
     std::vector<Step> steps;
+    begin_steps(n.g);  // once for the steps of every thread
     for (int t = 0; t < threads; ++t) {
       if (!runnable[t] || (forced >= 0 && t != forced)) continue;
       if (opt_.check_wait_free && n.ts[t].next->exits) {
