@@ -60,7 +60,6 @@ int default_tiles(const Protocol& p, Kind kind, Layout layout, int launches) {
   if (launches > 1) return kDefaultReuseTiles;
   if (!p.fallback) return kDefaultTiles;
   const bool mutant = kind == Kind::Mutant;
-  if (p.in_place && layout == Layout::Split) return kDefaultFallbackTiles;
   if (mutant && (p.in_place || layout == Layout::Split)) return kDefaultFallbackTiles;
   return kDefaultTiles;
 }
