@@ -65,7 +65,7 @@ class Pool {
   explicit Pool(int workers) : workers_(workers) {}
 
   detail::SharedFingerprintSet seen;
-  std::atomic<std::uint64_t> graphs{0};
+  std::atomic<std::uint64_t> graphs{0}, executions{0};  // for progress lines
   std::mutex hook_mutex;  // ExploreOptions::on_execution is called under it
 
   bool stopped() const { return stop_.load(std::memory_order_relaxed); }
@@ -75,7 +75,11 @@ class Pool {
     ready_.notify_all();
   }
   // Some worker waits for work: a busy one should hand over part of its own.
-  bool hungry() const { return idle_.load(std::memory_order_relaxed) > 0; }
+  // (More waiting workers than handed-over steps still queued: a step handed
+  // over a moment ago feeds a worker that has not woken yet.)
+  bool hungry() const {
+    return idle_.load(std::memory_order_relaxed) > queued_.load(std::memory_order_relaxed);
+  }
   // Hands over steps [from, end) of `parent`'s, each with its own copy of
   // the parent, and drops them from `steps`.
   void give(const Node& parent, std::vector<Step>& steps, std::size_t from) {
@@ -86,6 +90,7 @@ class Pool {
     std::lock_guard<std::mutex> lock(mutex_);
     for (Task& task : tasks)
       queue_.push_back(std::move(task));
+    queued_.store(static_cast<int>(queue_.size()), std::memory_order_relaxed);
     ready_.notify_all();
   }
   // Waits for a graph to visit; false once every worker waits with nothing
@@ -99,6 +104,7 @@ class Pool {
         idle_.fetch_sub(1, std::memory_order_relaxed);
         out = std::move(queue_.back());
         queue_.pop_back();
+        queued_.store(static_cast<int>(queue_.size()), std::memory_order_relaxed);
         return true;
       }
       if (idle_.load(std::memory_order_relaxed) == workers_) {
@@ -115,6 +121,7 @@ class Pool {
   const int workers_;
   std::atomic<bool> stop_{false};
   std::atomic<int> idle_{0};
+  std::atomic<int> queued_{0};  // queue_.size(), for hungry()
   std::mutex mutex_;
   std::condition_variable ready_;
   std::vector<Task> queue_;  // taken last-in first-out: deep graphs first
@@ -177,6 +184,7 @@ class Search {
               std::vector<ThreadState>(sys_.threads.size()),
               {},
               {}};
+    root.ptx.keep_undo_log();  // children are visited in place (apply, take_back)
     for (int t = 0; t < root.g.threads(); ++t) {
       if (auto v = advance(root, t)) record(v->property, v->message, root, t);
     }
@@ -419,19 +427,12 @@ class Search {
       if (now - last_report_ > std::chrono::seconds(1)) {
         last_report_ = now;
         if (pool_)
-          opt_.on_progress(pool_->graphs.load(std::memory_order_relaxed), executions_reported());
+          opt_.on_progress(pool_->graphs.load(std::memory_order_relaxed),
+                           pool_->executions.load(std::memory_order_relaxed));
         else
           opt_.on_progress(res_.graphs, res_.executions);
       }
     }
-  }
-  // Executions found so far, for progress lines (worker 0's share in a
-  // parallel search, scaled: an estimate, never a result).
-  std::uint64_t executions_reported() const {
-    if (res_.graphs == 0) return 0;
-    const double share = static_cast<double>(res_.executions) / static_cast<double>(res_.graphs);
-    return static_cast<std::uint64_t>(
-        share * static_cast<double>(pool_->graphs.load(std::memory_order_relaxed)));
   }
 
   // Test hook: the incremental PTX verdicts must equal Derived's.
@@ -544,11 +545,14 @@ class Search {
         if (std::next_permutation(order_.begin() + ties_[k].first,
                                   order_.begin() + ties_[k].second))
           break;
-      if (k == ties_.size()) return best;  // every order tried: back to the first
+      if (k == ties_.size()) break;  // every order tried: order_ is back to the first
       for (int pos = 0; pos < g.threads(); ++pos)
         rank_[order_[pos]] = pos;
       best = std::min(best, g.fingerprint(rank_, interchangeable_));
     }
+    for (int pos = 0; pos < g.threads(); ++pos)  // rank_ matches order_ again
+      rank_[order_[pos]] = pos;
+    return best;
   }
   bool same_rank_key(const ExecutionGraph& g, int a, int b) const {
     const int c = sys_.symmetry_class[a];
@@ -632,6 +636,7 @@ class Search {
     }
     if (!any) {
       ++res_.executions;
+      if (pool_) pool_->executions.fetch_add(1, std::memory_order_relaxed);
       if (opt_.on_execution) {
         if (pool_) {
           std::lock_guard<std::mutex> lock(pool_->hook_mutex);
@@ -712,7 +717,7 @@ class Search {
 struct Outcome {
   ExploreResult result;
   bool broke_interchangeable = false, broke_eager = false, voided_stores = false, violated = false;
-  bool final() const {
+  bool settled() const {
     return !broke_interchangeable && !broke_eager && !voided_stores && !violated;
   }
 };
@@ -744,9 +749,11 @@ Outcome search_in_parallel(const System& sys, const ExploreOptions& o, int jobs)
     }
   };
   std::vector<std::thread> threads;
-  for (int w = 1; w < jobs; ++w)
-    threads.emplace_back([&, w] { guarded(w, [&] { workers[w]->work(); }); });
+  // Worker 0 is this thread; a worker that could not be started is halted
+  // like one that failed, so the others stop and are joined.
   guarded(0, [&] {
+    for (int w = 1; w < jobs; ++w)
+      threads.emplace_back([&, w] { guarded(w, [&] { workers[w]->work(); }); });
     workers[0]->visit_root();
     workers[0]->work();
   });
@@ -784,7 +791,7 @@ ExploreResult explore(const System& sys, const ExploreOptions& opt) {
   for (;;) {
     Outcome out = parallel ? search_in_parallel(sys, o, opt.jobs) : search_alone(sys, o);
     seconds += out.result.seconds;
-    if (out.final()) {
+    if (out.settled()) {
       out.result.seconds = seconds;
       out.result.reexplored = again;
       return std::move(out.result);

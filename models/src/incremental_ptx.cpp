@@ -111,7 +111,7 @@ const char* BasicIncrementalPtx<MaxEvents>::append(const ExecutionGraph& g) {
   });
 
   if (!x.is_mem()) {
-    marks_.push_back(changes_.size());
+    if (undoable_) marks_.push_back(changes_.size());
     return nullptr;
   }
   const auto& co = g.co(x.loc);
@@ -178,7 +178,7 @@ const char* BasicIncrementalPtx<MaxEvents>::append(const ExecutionGraph& g) {
   bool cycle = false;
   out.for_each([&](int o) { cycle |= in.test(o) || s_[o].reach.intersects(in); });
   if (cycle) return "sc-per-location";
-  marks_.push_back(changes_.size());
+  if (undoable_) marks_.push_back(changes_.size());
   out.for_each([&](int o) {
     S.reach.set(o);
     S.reach |= s_[o].reach;
@@ -189,7 +189,7 @@ const char* BasicIncrementalPtx<MaxEvents>::append(const ExecutionGraph& g) {
     const Event& y = g.event(a);
     if (!y.is_mem() || y.loc != x.loc) continue;
     if (in.test(a) || s_[a].reach.intersects(in)) {
-      changes_.push_back({a, s_[a].reach});
+      if (undoable_) changes_.push_back({a, s_[a].reach});
       s_[a].reach.set(e);
       s_[a].reach |= S.reach;
     }

@@ -1,7 +1,7 @@
 // The visited set of a parallel search: FingerprintSet split into shards,
 // each behind its own mutex, so that workers asking about different graphs
-// rarely wait for each other. A fingerprint's shard comes from bits of its
-// first half that FingerprintSet's slot index hardly uses.
+// rarely wait for each other. A fingerprint's shard comes from the top bits
+// of its second half, which FingerprintSet's slot index hardly uses.
 #pragma once
 
 #include <array>

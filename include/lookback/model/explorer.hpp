@@ -63,7 +63,10 @@ struct ExploreOptions {
   // Workers exploring at once, over one shared visited set. The counts are
   // the same whatever their number. A search that meets a violation (and
   // one cut short by stop_at_first or max_graphs) is run alone, so that its
-  // counterexample does not depend on which worker got there first.
+  // counterexample does not depend on which worker got there first. With
+  // jobs > 1, System::programs are called from several threads at once
+  // (the protocol programs are pure functions of the graph), and so is
+  // on_execution, one call at a time.
   int jobs = 1;
   // Stop at the first violation instead of exploring everything.
   bool stop_at_first = false;
@@ -71,7 +74,8 @@ struct ExploreOptions {
   // std::logic_error if the incremental one differs.
   bool cross_check = false;
   // Test hook: called with every maximal graph (each execution counted),
-  // also by a search that is voided later and run again (reexplored).
+  // also by a search that is voided later and run again (reexplored), and
+  // by a parallel search that met a violation and is run again alone.
   std::function<void(const ExecutionGraph&)> on_execution;
   // Give up (result marked incomplete) after this many graphs; 0 = never.
   std::uint64_t max_graphs = 0;

@@ -31,7 +31,8 @@ class BasicIncrementalPtx {
   BasicIncrementalPtx() = default;
   // Copies keep room for one more event (copy_with_room). A copy can take
   // back only what it appends itself (undo_last).
-  BasicIncrementalPtx(const BasicIncrementalPtx& o) : s_(copy_with_room(o.s_)) {}
+  BasicIncrementalPtx(const BasicIncrementalPtx& o)
+      : s_(copy_with_room(o.s_)), undoable_(o.undoable_) {}
   BasicIncrementalPtx& operator=(const BasicIncrementalPtx& o) {
     return *this = BasicIncrementalPtx(o);
   }
@@ -48,8 +49,11 @@ class BasicIncrementalPtx {
 
   // Takes back the last accepted append, while its event is still the
   // graph's last: the explorer visits a child graph in place and then steps
-  // back to the parent, instead of copying the parent for every child.
+  // back to the parent, instead of copying the parent for every child. Only
+  // after keep_undo_log(): the log costs a reach set per changed event, which
+  // the sampler (it never steps back) should not pay.
   void undo_last();
+  void keep_undo_log() { undoable_ = true; }
 
   // A data race between the last event and an older one, if any.
   std::optional<std::pair<int, int>> race(const ExecutionGraph& g) const;
@@ -65,13 +69,15 @@ class BasicIncrementalPtx {
   };
   std::vector<Sets> s_;
   // What undo_last restores: the reach sets of older events that an append
-  // overwrote (oldest first), and where each accepted append's start.
+  // overwrote (oldest first), and, per accepted append, where its changes
+  // start.
   struct Change {
     int event;
     Bits reach;
   };
   std::vector<Change> changes_;
   std::vector<std::size_t> marks_;
+  bool undoable_ = false;
 };
 
 using IncrementalPtx = BasicIncrementalPtx<kMaxEvents>;

@@ -59,8 +59,8 @@ inline constexpr int kDefaultReuseTiles = 3;  // per check with two launches
 // at kDefaultTiles; the largest is the in-place fallback on the split layout
 // (a fallback's value-word store follows its validation fence, so which
 // store a reader takes is not interchangeable, models/src/interchangeable.hpp):
-// 1,221,436 executions, 24.9M graphs, about 53 s with two workers on a
-// 2-core machine. Fallback mutants on the split layout or in place stay at
+// 1,221,436 executions, 24.9M graphs (README.md, "Default bounds", has
+// its time). Fallback mutants on the split layout or in place stay at
 // 3 tiles, where each is killed in about a second (at 4 some take over
 // 10 s). A 4-tile run is one flag away: --tiles 4.
 inline constexpr int kDefaultFallbackTiles = 3;
