@@ -9,7 +9,7 @@
 // CUB and the library's coarsened ScanPlan. Results are checked against CUB
 // (except the rows marked "no-lookback", which skip the look-back on purpose).
 //
-//   lookback_tile_bound [--group staged|persistent|shapes|window|hold|small|backoff]
+//   lookback_tile_bound [--group staged|persistent|shapes|window|hold|small|backoff|pipelined]
 //                       [--min-log 24] [--max-log 30]
 // (default group: hold).
 #include <cuda_runtime.h>
@@ -367,6 +367,108 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
   }
 }
 
+// Pipelined persistent blocks: two tiles per block, and a block publishes
+// the aggregate of its newer tile before it waits on the look-back of its
+// older one. The persistent kernel above publishes tile t+1's aggregate only
+// after t's look-back and stores, so waits chain from tile to tile; here an
+// aggregate waits only for its own tile's loads, and the older tile's
+// look-back starts one load latency after its aggregate (a delay that costs
+// nothing: the block is loading meanwhile). A block waits only after it has
+// published the aggregates of every tile it holds, on lower tickets held by
+// running blocks: no more forward progress than the ticketed kernel needs.
+// Not a library variant (the model has no two-tile block program): an
+// experiment to see whether this is where the look-back's cost goes.
+// Full tiles only; same shared-memory stages as Persistent.
+template <class K>
+__global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
+    pipelined_kernel(const unsigned* in, unsigned* out, unsigned long long* desc, Hdr* hdr,
+                     unsigned num_tiles, unsigned epoch, unsigned ticket_base) {
+  constexpr int kWarps = K::kThreads / 32;
+  constexpr int kChunks = K::kItems / 4;
+  constexpr int kSeg = 32 * K::kItems;
+  extern __shared__ uint4 stages[];  // [2][kWarps][kChunks][32]
+  __shared__ unsigned s_tile, s_prefix;
+  __shared__ unsigned s_warp[kWarps];
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  auto slot = [&](int stage, int k) -> uint4& {
+    return stages[((stage * kWarps + warp) * kChunks + k) * 32 + lane];
+  };
+  auto seg_of = [&](unsigned tile) {
+    return static_cast<long long>(tile) * K::tile_items + warp * static_cast<long long>(kSeg);
+  };
+  auto take = [&] {
+    if (tid == 0)
+      s_tile = Ref32(hdr->ticket).fetch_add(1u, cuda::memory_order_relaxed) - ticket_base;
+    __syncthreads();
+    const unsigned t = s_tile;
+    __syncthreads();
+    return t;
+  };
+  // Loads `tile` into `stage`, scans it in place and publishes its
+  // aggregate; returns the aggregate and this warp's exclusive offset.
+  auto load_and_publish = [&](unsigned tile, int stage, unsigned& agg, unsigned& wex) {
+    const long long seg = seg_of(tile);
+#pragma unroll
+    for (int k = 0; k < kChunks; ++k)
+      __pipeline_memcpy_async(&slot(stage, k), in + seg + (k * 32 + lane) * 4, 16);
+    __pipeline_commit();
+    __pipeline_wait_prior(0);  // each thread reads only the slots it filled
+    unsigned run = 0;
+#pragma unroll
+    for (int k = 0; k < kChunks; ++k) {
+      uint4 x = slot(stage, k);
+      scan_chunk(x, run, lane);
+      slot(stage, k) = x;
+    }
+    if (lane == 0) s_warp[warp] = run;
+    __syncthreads();
+    agg = 0;
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w) {
+      if (w == warp) wex = agg;
+      agg += s_warp[w];
+    }
+    __syncthreads();  // s_warp is free again
+    if (tid == 0)
+      Ref64(desc[tile]).store(word(tile ? 1u : 2u, epoch, agg), cuda::memory_order_release);
+  };
+  unsigned cur = take();
+  if (cur >= num_tiles) return;
+  unsigned agg = 0, wex = 0;
+  load_and_publish(cur, 0, agg, wex);
+  for (int it = 0;; ++it) {
+    const int stage = it & 1;
+    // The newer tile first: its aggregate must not wait on cur's prefix. Its
+    // stage last held the tile before cur, whose stores this thread issued
+    // (program order: their shared-memory reads are done).
+    const unsigned next = take();
+    unsigned next_agg = 0, next_wex = 0;
+    if (next < num_tiles) load_and_publish(next, stage ^ 1, next_agg, next_wex);
+    if (warp == 0) {
+      unsigned prefix = 0;
+      if (cur > 0) {
+        prefix = look_back<K>(desc, hdr, cur, epoch, lane);
+        if (lane == 0)
+          Ref64(desc[cur]).store(word(2u, epoch, prefix + agg), cuda::memory_order_release);
+      }
+      if (lane == 0) s_prefix = prefix;
+    }
+    __syncthreads();
+    const unsigned add = s_prefix + wex;
+    const long long seg = seg_of(cur);
+#pragma unroll
+    for (int k = 0; k < kChunks; ++k) {
+      const uint4 x = slot(stage, k);
+      *reinterpret_cast<uint4*>(out + seg + (k * 32 + lane) * 4) =
+          make_uint4(x.x + add, x.y + add, x.z + add, x.w + add);
+    }
+    if (next >= num_tiles) break;
+    cur = next;
+    agg = next_agg;
+    wex = next_wex;
+  }
+}
+
 __global__ void fill(unsigned* p, long long n) {
   for (long long i = blockIdx.x * 256LL + threadIdx.x; i < n; i += gridDim.x * 256LL)
     p[i] = static_cast<unsigned>((i * 2654435761ULL) >> 7);
@@ -481,23 +583,26 @@ void run_knobs(Env& env, long long n, double copy_us, double cub_us, const char*
   report(env, n, copy_us, cub_us, name, K::lookback, launch);
 }
 
+using PersistentKernel = void (*)(const unsigned*, unsigned*, unsigned long long*, Hdr*, unsigned,
+                                  unsigned, unsigned);
+
 // A persistent grid: as many blocks as fit at once.
 template <class K>
-void run_persistent(Env& env, long long n, double copy_us, double cub_us, const char* name) {
+void run_persistent(Env& env, long long n, double copy_us, double cub_us, const char* name,
+                    PersistentKernel kernel = persistent_kernel<K>) {
   const unsigned tiles = static_cast<unsigned>(n / K::tile_items);
   if (n % K::tile_items != 0) return;
-  CHECK(cudaFuncSetAttribute(persistent_kernel<K>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              static_cast<int>(K::smem_bytes)));
   int per_sm = 0, sms = 0;
-  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, persistent_kernel<K>, K::kThreads,
-                                                      K::smem_bytes));
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, K::kThreads, K::smem_bytes));
   CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   const unsigned grid = std::min<unsigned>(tiles, static_cast<unsigned>(per_sm * sms));
   auto launch = [&, grid](int s) {
     ++env.epoch;
-    persistent_kernel<K><<<grid, K::kThreads, K::smem_bytes>>>(
-        env.in + env.stride(n) * s, env.out + env.stride(n) * s, env.desc, env.hdr, tiles,
-        env.epoch, env.ticket_base);
+    kernel<<<grid, K::kThreads, K::smem_bytes>>>(env.in + env.stride(n) * s,
+                                                 env.out + env.stride(n) * s, env.desc, env.hdr,
+                                                 tiles, env.epoch, env.ticket_base);
     env.ticket_base += tiles + grid;  // every block also takes one ticket past the end
   };
   char label[96];
@@ -538,6 +643,10 @@ struct Row {
   template <class K>
   void persistent(const char* name) {
     run_persistent<K>(env, n, copy, cub, name);
+  }
+  template <class K>
+  void pipelined(const char* name) {
+    run_persistent<K>(env, n, copy, cub, name, pipelined_kernel<K>);
   }
 };
 
@@ -606,6 +715,18 @@ void run_group(const std::string& group, Row r) {
         "256x8/6 no-lookback blockIdx");
     r.knobs<KB<256, 4, 8, kDoneBeforeStores, 0, false, true, false>>(
         "256x4/8 no-lookback blockIdx");
+  } else if (group == "pipelined") {  // newer tile's aggregate before the older's look-back
+    r.pipelined<Persistent<256, 32, 3, 0>>("pipelined 256x32 2st");
+    r.pipelined<Persistent<256, 32, 3, 1000>>("pipelined 256x32 2st d1000");
+    r.pipelined<Persistent<256, 24, 4, 0>>("pipelined 256x24 2st");
+    r.pipelined<Persistent<256, 16, 6, 0>>("pipelined 256x16 2st");
+    r.pipelined<Persistent<512, 16, 3, 0>>("pipelined 512x16 2st");
+    r.pipelined<Persistent<128, 32, 6, 0>>("pipelined 128x32 2st");
+    r.pipelined<Persistent<128, 24, 8, 0>>("pipelined 128x24 2st");
+    r.pipelined<Persistent<128, 16, 12, 0>>("pipelined 128x16 2st");
+    r.pipelined<Persistent<64, 32, 12, 0>>("pipelined 64x32 2st");
+    r.pipelined<Persistent<64, 16, 16, 0>>("pipelined 64x16 2st");
+    r.persistent<Persistent<256, 32, 3, 0>>("persist 256x32 2st (for comparison)");
   } else if (group == "backoff") {  // fewer polls, longer initial delays
     r.knobs<KXS<3000, 250>>("staged d3000 spin 250");
     r.knobs<KXS<3000, 500>>("staged d3000 spin 500");
@@ -628,11 +749,12 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--max-log") hi = std::atoi(argv[i + 1]);
     if (std::string(argv[i]) == "--group") group = argv[i + 1];
   }
-  const std::vector<std::string> groups = {"staged", "persistent", "shapes", "window",
-                                           "hold",   "small",      "backoff"};
+  const std::vector<std::string> groups = {"staged", "persistent", "shapes",  "window",
+                                           "hold",   "small",      "backoff", "pipelined"};
   if (std::find(groups.begin(), groups.end(), group) == groups.end()) {
     std::fprintf(stderr,
-                 "unknown --group %s (staged, persistent, shapes, window, hold, small, backoff)\n",
+                 "unknown --group %s (staged, persistent, shapes, window, hold, small, backoff, "
+                 "pipelined)\n",
                  group.c_str());
     return 2;
   }
