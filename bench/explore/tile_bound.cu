@@ -469,6 +469,119 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
   }
 }
 
+// Three stages: the pipelined kernel, plus the loads of the tile after next
+// in flight while the block waits on its oldest tile's look-back and stores
+// it. A block then holds one tile whose aggregate is not published yet, but
+// it is newer than the tile the block waits on, so the waiting block with the
+// lowest tile never waits on such a tile: still no more forward progress
+// than the ticketed kernel needs.
+template <int BT, int IPT, int MINB>
+struct Pipelined3 {
+  static constexpr int kThreads = BT, kItems = IPT, kMinBlocks = MINB;
+  static constexpr int tile_items = BT * IPT;
+  static constexpr int delay_ns = 0, spin_ns = 0;
+  static constexpr bool acq_rel = true, smart_wait = false;
+  static constexpr int per_lane = 1;
+  static constexpr std::size_t smem_bytes = 3u * tile_items * 4u;  // three stages
+};
+
+template <class K>
+__global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
+    pipelined3_kernel(const unsigned* in, unsigned* out, unsigned long long* desc, Hdr* hdr,
+                      unsigned num_tiles, unsigned epoch, unsigned ticket_base) {
+  constexpr int kWarps = K::kThreads / 32;
+  constexpr int kChunks = K::kItems / 4;
+  constexpr int kSeg = 32 * K::kItems;
+  extern __shared__ uint4 stages[];  // [3][kWarps][kChunks][32]
+  __shared__ unsigned s_tile, s_prefix;
+  __shared__ unsigned s_warp[kWarps];
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  auto slot = [&](int stage, int k) -> uint4& {
+    return stages[((stage * kWarps + warp) * kChunks + k) * 32 + lane];
+  };
+  auto seg_of = [&](unsigned tile) {
+    return static_cast<long long>(tile) * K::tile_items + warp * static_cast<long long>(kSeg);
+  };
+  auto take = [&] {
+    if (tid == 0)
+      s_tile = Ref32(hdr->ticket).fetch_add(1u, cuda::memory_order_relaxed) - ticket_base;
+    __syncthreads();
+    const unsigned t = s_tile;
+    __syncthreads();
+    return t;
+  };
+  auto issue = [&](unsigned tile, int stage) {
+    const long long seg = seg_of(tile);
+#pragma unroll
+    for (int k = 0; k < kChunks; ++k)
+      __pipeline_memcpy_async(&slot(stage, k), in + seg + (k * 32 + lane) * 4, 16);
+    __pipeline_commit();
+  };
+  // Waits for the one load group in flight (tile's), scans it in place and
+  // publishes its aggregate.
+  auto scan_and_publish = [&](unsigned tile, int stage, unsigned& agg, unsigned& wex) {
+    __pipeline_wait_prior(0);
+    unsigned run = 0;
+#pragma unroll
+    for (int k = 0; k < kChunks; ++k) {
+      uint4 x = slot(stage, k);
+      scan_chunk(x, run, lane);
+      slot(stage, k) = x;
+    }
+    if (lane == 0) s_warp[warp] = run;
+    __syncthreads();
+    agg = 0;
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w) {
+      if (w == warp) wex = agg;
+      agg += s_warp[w];
+    }
+    __syncthreads();
+    if (tid == 0)
+      Ref64(desc[tile]).store(word(tile ? 1u : 2u, epoch, agg), cuda::memory_order_release);
+  };
+  unsigned cur = take();
+  if (cur >= num_tiles) return;
+  unsigned agg = 0, wex = 0;
+  issue(cur, 0);
+  scan_and_publish(cur, 0, agg, wex);
+  unsigned next = take();
+  if (next < num_tiles) issue(next, 1);
+  for (int it = 0;; ++it) {
+    const int cur_stage = it % 3, next_stage = (it + 1) % 3, after_stage = (it + 2) % 3;
+    unsigned next_agg = 0, next_wex = 0, after = num_tiles;
+    if (next < num_tiles) {
+      scan_and_publish(next, next_stage, next_agg, next_wex);
+      // after_stage held the tile stored one iteration ago by these threads.
+      after = take();
+      if (after < num_tiles) issue(after, after_stage);
+    }
+    if (warp == 0) {
+      unsigned prefix = 0;
+      if (cur > 0) {
+        prefix = look_back<K>(desc, hdr, cur, epoch, lane);
+        if (lane == 0)
+          Ref64(desc[cur]).store(word(2u, epoch, prefix + agg), cuda::memory_order_release);
+      }
+      if (lane == 0) s_prefix = prefix;
+    }
+    __syncthreads();
+    const unsigned add = s_prefix + wex;
+    const long long seg = seg_of(cur);
+#pragma unroll
+    for (int k = 0; k < kChunks; ++k) {
+      const uint4 x = slot(cur_stage, k);
+      *reinterpret_cast<uint4*>(out + seg + (k * 32 + lane) * 4) =
+          make_uint4(x.x + add, x.y + add, x.z + add, x.w + add);
+    }
+    if (next >= num_tiles) break;
+    cur = next;
+    agg = next_agg;
+    wex = next_wex;
+    next = after;
+  }
+}
+
 __global__ void fill(unsigned* p, long long n) {
   for (long long i = blockIdx.x * 256LL + threadIdx.x; i < n; i += gridDim.x * 256LL)
     p[i] = static_cast<unsigned>((i * 2654435761ULL) >> 7);
@@ -648,6 +761,10 @@ struct Row {
   void pipelined(const char* name) {
     run_persistent<K>(env, n, copy, cub, name, pipelined_kernel<K>);
   }
+  template <class K>
+  void pipelined3(const char* name) {
+    run_persistent<K>(env, n, copy, cub, name, pipelined3_kernel<K>);
+  }
 };
 
 void run_group(const std::string& group, Row r) {
@@ -723,6 +840,10 @@ void run_group(const std::string& group, Row r) {
     r.pipelined<Persistent<512, 16, 3, 0>>("pipelined 512x16 2st");
     r.pipelined<Persistent<128, 32, 6, 0>>("pipelined 128x32 2st");
     r.pipelined<Persistent<128, 24, 8, 0>>("pipelined 128x24 2st");
+    r.pipelined3<Pipelined3<128, 32, 4>>("pipelined 128x32 3st");
+    r.pipelined3<Pipelined3<128, 24, 6>>("pipelined 128x24 3st");
+    r.pipelined3<Pipelined3<128, 16, 8>>("pipelined 128x16 3st");
+    r.pipelined3<Pipelined3<256, 16, 3>>("pipelined 256x16 3st");
     r.pipelined<Persistent<128, 16, 12, 0>>("pipelined 128x16 2st");
     r.pipelined<Persistent<64, 32, 12, 0>>("pipelined 64x32 2st");
     r.pipelined<Persistent<64, 16, 16, 0>>("pipelined 64x16 2st");
