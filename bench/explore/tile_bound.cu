@@ -582,6 +582,125 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
   }
 }
 
+// Two stages again (every aggregate published before the block waits), but
+// each tile partly in registers: RIPT items per thread in registers (two
+// register sets, one per tile held) and SIPT in a shared-memory stage, so a
+// block holds two larger tiles and an SM more tile data than with shared
+// memory alone.
+template <int BT, int RIPT, int SIPT, int MINB, int kDelayNs = 0>
+struct PipelinedHybrid {
+  static constexpr int kThreads = BT, kMinBlocks = MINB;
+  static constexpr int kRegItems = RIPT, kSmemItems = SIPT;
+  static constexpr int tile_items = BT * (RIPT + SIPT);
+  static constexpr int delay_ns = kDelayNs, spin_ns = 0;
+  static constexpr bool acq_rel = true, smart_wait = false;
+  static constexpr int per_lane = 1;
+  static constexpr std::size_t smem_bytes = 2u * BT * SIPT * 4u;  // two stages
+};
+
+template <class K>
+__global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
+    pipelined_hybrid_kernel(const unsigned* in, unsigned* out, unsigned long long* desc, Hdr* hdr,
+                            unsigned num_tiles, unsigned epoch, unsigned ticket_base) {
+  constexpr int kWarps = K::kThreads / 32;
+  constexpr int kR = K::kRegItems / 4, kS = K::kSmemItems / 4;
+  constexpr int kSeg = 32 * (K::kRegItems + K::kSmemItems);
+  extern __shared__ uint4 stages[];  // [2][kWarps][kS][32]
+  __shared__ unsigned s_tile, s_prefix;
+  __shared__ unsigned s_warp[kWarps];
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  auto slot = [&](int stage, int k) -> uint4& {
+    return stages[((stage * kWarps + warp) * kS + k) * 32 + lane];
+  };
+  auto seg_of = [&](unsigned tile) {
+    return static_cast<long long>(tile) * K::tile_items + warp * static_cast<long long>(kSeg);
+  };
+  auto take = [&] {
+    if (tid == 0)
+      s_tile = Ref32(hdr->ticket).fetch_add(1u, cuda::memory_order_relaxed) - ticket_base;
+    __syncthreads();
+    const unsigned t = s_tile;
+    __syncthreads();
+    return t;
+  };
+  auto load_and_publish = [&](unsigned tile, int stage, uint4(&r)[kR], unsigned& agg,
+                              unsigned& wex) {
+    const long long seg = seg_of(tile);
+#pragma unroll
+    for (int k = 0; k < kS; ++k)
+      __pipeline_memcpy_async(&slot(stage, k), in + seg + ((kR + k) * 32 + lane) * 4, 16);
+    __pipeline_commit();
+#pragma unroll
+    for (int k = 0; k < kR; ++k)
+      r[k] = *reinterpret_cast<const uint4*>(in + seg + (k * 32 + lane) * 4);
+    unsigned run = 0;
+#pragma unroll
+    for (int k = 0; k < kR; ++k)
+      scan_chunk(r[k], run, lane);
+    __pipeline_wait_prior(0);
+#pragma unroll
+    for (int k = 0; k < kS; ++k) {
+      uint4 x = slot(stage, k);
+      scan_chunk(x, run, lane);
+      slot(stage, k) = x;
+    }
+    if (lane == 0) s_warp[warp] = run;
+    __syncthreads();
+    agg = 0;
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w) {
+      if (w == warp) wex = agg;
+      agg += s_warp[w];
+    }
+    __syncthreads();
+    if (tid == 0)
+      Ref64(desc[tile]).store(word(tile ? 1u : 2u, epoch, agg), cuda::memory_order_release);
+  };
+  auto finish = [&](unsigned tile, int stage, const uint4(&r)[kR], unsigned agg, unsigned wex) {
+    if (warp == 0) {
+      unsigned prefix = 0;
+      if (tile > 0) {
+        prefix = look_back<K>(desc, hdr, tile, epoch, lane);
+        if (lane == 0)
+          Ref64(desc[tile]).store(word(2u, epoch, prefix + agg), cuda::memory_order_release);
+      }
+      if (lane == 0) s_prefix = prefix;
+    }
+    __syncthreads();
+    const unsigned add = s_prefix + wex;
+    const long long seg = seg_of(tile);
+#pragma unroll
+    for (int k = 0; k < kR; ++k)
+      *reinterpret_cast<uint4*>(out + seg + (k * 32 + lane) * 4) =
+          make_uint4(r[k].x + add, r[k].y + add, r[k].z + add, r[k].w + add);
+#pragma unroll
+    for (int k = 0; k < kS; ++k) {
+      const uint4 x = slot(stage, k);
+      *reinterpret_cast<uint4*>(out + seg + ((kR + k) * 32 + lane) * 4) =
+          make_uint4(x.x + add, x.y + add, x.z + add, x.w + add);
+    }
+  };
+  // Two register sets, named, so that no register array is indexed at run
+  // time: the loop body is written out for each of the two roles.
+  uint4 ra[kR], rb[kR];
+  unsigned cur = take();
+  if (cur >= num_tiles) return;
+  unsigned agg = 0, wex = 0, next_agg = 0, next_wex = 0;
+  load_and_publish(cur, 0, ra, agg, wex);
+  for (;;) {
+    unsigned next = take();
+    if (next < num_tiles) load_and_publish(next, 1, rb, next_agg, next_wex);
+    finish(cur, 0, ra, agg, wex);
+    if (next >= num_tiles) break;
+    cur = next, agg = next_agg, wex = next_wex;
+    next = take();
+    if (next < num_tiles) load_and_publish(next, 0, ra, next_agg, next_wex);
+    finish(cur, 1, rb, agg, wex);
+    if (next >= num_tiles) break;
+    cur = next, agg = next_agg, wex = next_wex;
+  }
+}
+
 __global__ void fill(unsigned* p, long long n) {
   for (long long i = blockIdx.x * 256LL + threadIdx.x; i < n; i += gridDim.x * 256LL)
     p[i] = static_cast<unsigned>((i * 2654435761ULL) >> 7);
@@ -762,6 +881,10 @@ struct Row {
     run_persistent<K>(env, n, copy, cub, name, pipelined_kernel<K>);
   }
   template <class K>
+  void hybrid(const char* name) {
+    run_persistent<K>(env, n, copy, cub, name, pipelined_hybrid_kernel<K>);
+  }
+  template <class K>
   void pipelined3(const char* name) {
     run_persistent<K>(env, n, copy, cub, name, pipelined3_kernel<K>);
   }
@@ -840,6 +963,17 @@ void run_group(const std::string& group, Row r) {
     r.pipelined<Persistent<512, 16, 3, 0>>("pipelined 512x16 2st");
     r.pipelined<Persistent<128, 32, 6, 0>>("pipelined 128x32 2st");
     r.pipelined<Persistent<128, 24, 8, 0>>("pipelined 128x24 2st");
+    r.hybrid<PipelinedHybrid<256, 16, 16, 4>>("pipelined 256x(16+16s) 2st");
+    r.hybrid<PipelinedHybrid<128, 16, 16, 6>>("pipelined 128x(16+16s) 2st");
+    r.hybrid<PipelinedHybrid<128, 32, 32, 3>>("pipelined 128x(32+32s) 2st");
+    r.hybrid<PipelinedHybrid<128, 32, 32, 4>>("pipelined 128x(32+32s) 2st /4");
+    r.hybrid<PipelinedHybrid<128, 16, 48, 4>>("pipelined 128x(16+48s) 2st");
+    r.hybrid<PipelinedHybrid<256, 32, 32, 2>>("pipelined 256x(32+32s) 2st");
+    r.hybrid<PipelinedHybrid<64, 32, 32, 6>>("pipelined 64x(32+32s) 2st");
+    r.hybrid<PipelinedHybrid<128, 24, 40, 4>>("pipelined 128x(24+40s) 2st /4");
+    r.hybrid<PipelinedHybrid<128, 24, 40, 5>>("pipelined 128x(24+40s) 2st /5");
+    r.hybrid<PipelinedHybrid<128, 16, 48, 4, 1000>>("pipelined 128x(16+48s) 2st d1000");
+    r.hybrid<PipelinedHybrid<128, 32, 32, 4, 1000>>("pipelined 128x(32+32s) 2st /4 d1000");
     r.pipelined3<Pipelined3<128, 32, 4>>("pipelined 128x32 3st");
     r.pipelined3<Pipelined3<128, 24, 6>>("pipelined 128x24 3st");
     r.pipelined3<Pipelined3<128, 16, 8>>("pipelined 128x16 3st");
