@@ -376,46 +376,82 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
 // nothing: the block is loading meanwhile). A block waits only after it has
 // published the aggregates of every tile it holds, on lower tickets held by
 // running blocks: no more forward progress than the ticketed kernel needs.
-// Not a library variant (the model has no two-tile block program): an
-// experiment to see whether this is where the look-back's cost goes.
-// Full tiles only; same shared-memory stages as Persistent.
+// Each tile is RIPT items per thread in registers (two register sets, one per
+// tile held) plus SIPT in a shared-memory stage. Not a library variant (the
+// model has no two-tile block program): an experiment to see whether this is
+// where the look-back's cost goes. Full tiles only.
+//
+// kStages = 3 (shared memory only): the loads of the tile after next are in
+// flight while the block waits on its oldest tile's look-back and stores it.
+// A block then holds one tile whose aggregate is not published yet, but it
+// is newer than the tile the block waits on, so the waiting block with the
+// lowest tile never waits on such a tile: still deadlock-free.
+template <int BT, int RIPT, int SIPT, int MINB, int kStages = 2, int kDelayNs = 0>
+struct Pipelined {
+  static constexpr int kThreads = BT, kMinBlocks = MINB, stages = kStages;
+  static constexpr int kRegItems = RIPT, kSmemItems = SIPT;
+  static constexpr int tile_items = BT * (RIPT + SIPT);
+  static constexpr int delay_ns = kDelayNs, spin_ns = 0;
+  static constexpr bool acq_rel = true, smart_wait = false;
+  static constexpr int per_lane = 1;
+  static constexpr std::size_t smem_bytes = std::size_t{kStages} * BT * SIPT * 4u;
+};
+
+// One block's steps on its tiles, shared by the pipelined kernels.
 template <class K>
-__global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
-    pipelined_kernel(const unsigned* in, unsigned* out, unsigned long long* desc, Hdr* hdr,
-                     unsigned num_tiles, unsigned epoch, unsigned ticket_base) {
-  constexpr int kWarps = K::kThreads / 32;
-  constexpr int kChunks = K::kItems / 4;
-  constexpr int kSeg = 32 * K::kItems;
-  extern __shared__ uint4 stages[];  // [2][kWarps][kChunks][32]
-  __shared__ unsigned s_tile, s_prefix;
-  __shared__ unsigned s_warp[kWarps];
-  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  auto slot = [&](int stage, int k) -> uint4& {
-    return stages[((stage * kWarps + warp) * kChunks + k) * 32 + lane];
-  };
-  auto seg_of = [&](unsigned tile) {
+struct TileSteps {
+  static constexpr int kWarps = K::kThreads / 32;
+  static constexpr int kR = K::kRegItems / 4, kS = K::kSmemItems / 4;
+  static constexpr int kRegs = kR > 0 ? kR : 1;  // a register set (unused when kR == 0)
+  static constexpr int kSeg = 32 * (K::kRegItems + K::kSmemItems);
+  using Regs = uint4[kRegs];
+
+  uint4* stages;  // [K::stages][kWarps][kS][32]
+  unsigned *s_tile, *s_prefix, *s_warp;
+  const unsigned* in;
+  unsigned* out;
+  unsigned long long* desc;
+  Hdr* hdr;
+  unsigned epoch, ticket_base;
+  int tid, lane, warp;
+
+  __device__ uint4& slot(int stage, int k) const {
+    return stages[((stage * kWarps + warp) * kS + k) * 32 + lane];
+  }
+  __device__ long long seg_of(unsigned tile) const {
     return static_cast<long long>(tile) * K::tile_items + warp * static_cast<long long>(kSeg);
-  };
-  auto take = [&] {
+  }
+  __device__ unsigned take() const {
     if (tid == 0)
-      s_tile = Ref32(hdr->ticket).fetch_add(1u, cuda::memory_order_relaxed) - ticket_base;
+      *s_tile = Ref32(hdr->ticket).fetch_add(1u, cuda::memory_order_relaxed) - ticket_base;
     __syncthreads();
-    const unsigned t = s_tile;
+    const unsigned t = *s_tile;
     __syncthreads();
     return t;
-  };
-  // Loads `tile` into `stage`, scans it in place and publishes its
-  // aggregate; returns the aggregate and this warp's exclusive offset.
-  auto load_and_publish = [&](unsigned tile, int stage, unsigned& agg, unsigned& wex) {
+  }
+  // Starts the shared-memory part of tile's loads (cp.async, one group).
+  __device__ void issue(unsigned tile, int stage) const {
     const long long seg = seg_of(tile);
 #pragma unroll
-    for (int k = 0; k < kChunks; ++k)
-      __pipeline_memcpy_async(&slot(stage, k), in + seg + (k * 32 + lane) * 4, 16);
+    for (int k = 0; k < kS; ++k)
+      __pipeline_memcpy_async(&slot(stage, k), in + seg + ((kR + k) * 32 + lane) * 4, 16);
     __pipeline_commit();
-    __pipeline_wait_prior(0);  // each thread reads only the slots it filled
+  }
+  // Loads the register part, waits for the one cp.async group in flight
+  // (tile's), scans the tile in place and publishes its aggregate.
+  __device__ void scan_and_publish(unsigned tile, int stage, Regs& r, unsigned& agg,
+                                   unsigned& wex) const {
+    const long long seg = seg_of(tile);
+#pragma unroll
+    for (int k = 0; k < kR; ++k)
+      r[k] = *reinterpret_cast<const uint4*>(in + seg + (k * 32 + lane) * 4);
     unsigned run = 0;
 #pragma unroll
-    for (int k = 0; k < kChunks; ++k) {
+    for (int k = 0; k < kR; ++k)
+      scan_chunk(r[k], run, lane);
+    __pipeline_wait_prior(0);  // each thread reads only the slots it filled
+#pragma unroll
+    for (int k = 0; k < kS; ++k) {
       uint4 x = slot(stage, k);
       scan_chunk(x, run, lane);
       slot(stage, k) = x;
@@ -431,232 +467,10 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
     __syncthreads();  // s_warp is free again
     if (tid == 0)
       Ref64(desc[tile]).store(word(tile ? 1u : 2u, epoch, agg), cuda::memory_order_release);
-  };
-  unsigned cur = take();
-  if (cur >= num_tiles) return;
-  unsigned agg = 0, wex = 0;
-  load_and_publish(cur, 0, agg, wex);
-  for (int it = 0;; ++it) {
-    const int stage = it & 1;
-    // The newer tile first: its aggregate must not wait on cur's prefix. Its
-    // stage last held the tile before cur, whose stores this thread issued
-    // (program order: their shared-memory reads are done).
-    const unsigned next = take();
-    unsigned next_agg = 0, next_wex = 0;
-    if (next < num_tiles) load_and_publish(next, stage ^ 1, next_agg, next_wex);
-    if (warp == 0) {
-      unsigned prefix = 0;
-      if (cur > 0) {
-        prefix = look_back<K>(desc, hdr, cur, epoch, lane);
-        if (lane == 0)
-          Ref64(desc[cur]).store(word(2u, epoch, prefix + agg), cuda::memory_order_release);
-      }
-      if (lane == 0) s_prefix = prefix;
-    }
-    __syncthreads();
-    const unsigned add = s_prefix + wex;
-    const long long seg = seg_of(cur);
-#pragma unroll
-    for (int k = 0; k < kChunks; ++k) {
-      const uint4 x = slot(stage, k);
-      *reinterpret_cast<uint4*>(out + seg + (k * 32 + lane) * 4) =
-          make_uint4(x.x + add, x.y + add, x.z + add, x.w + add);
-    }
-    if (next >= num_tiles) break;
-    cur = next;
-    agg = next_agg;
-    wex = next_wex;
   }
-}
-
-// Three stages: the pipelined kernel, plus the loads of the tile after next
-// in flight while the block waits on its oldest tile's look-back and stores
-// it. A block then holds one tile whose aggregate is not published yet, but
-// it is newer than the tile the block waits on, so the waiting block with the
-// lowest tile never waits on such a tile: still no more forward progress
-// than the ticketed kernel needs.
-template <int BT, int IPT, int MINB>
-struct Pipelined3 {
-  static constexpr int kThreads = BT, kItems = IPT, kMinBlocks = MINB;
-  static constexpr int tile_items = BT * IPT;
-  static constexpr int delay_ns = 0, spin_ns = 0;
-  static constexpr bool acq_rel = true, smart_wait = false;
-  static constexpr int per_lane = 1;
-  static constexpr std::size_t smem_bytes = 3u * tile_items * 4u;  // three stages
-};
-
-template <class K>
-__global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
-    pipelined3_kernel(const unsigned* in, unsigned* out, unsigned long long* desc, Hdr* hdr,
-                      unsigned num_tiles, unsigned epoch, unsigned ticket_base) {
-  constexpr int kWarps = K::kThreads / 32;
-  constexpr int kChunks = K::kItems / 4;
-  constexpr int kSeg = 32 * K::kItems;
-  extern __shared__ uint4 stages[];  // [3][kWarps][kChunks][32]
-  __shared__ unsigned s_tile, s_prefix;
-  __shared__ unsigned s_warp[kWarps];
-  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  auto slot = [&](int stage, int k) -> uint4& {
-    return stages[((stage * kWarps + warp) * kChunks + k) * 32 + lane];
-  };
-  auto seg_of = [&](unsigned tile) {
-    return static_cast<long long>(tile) * K::tile_items + warp * static_cast<long long>(kSeg);
-  };
-  auto take = [&] {
-    if (tid == 0)
-      s_tile = Ref32(hdr->ticket).fetch_add(1u, cuda::memory_order_relaxed) - ticket_base;
-    __syncthreads();
-    const unsigned t = s_tile;
-    __syncthreads();
-    return t;
-  };
-  auto issue = [&](unsigned tile, int stage) {
-    const long long seg = seg_of(tile);
-#pragma unroll
-    for (int k = 0; k < kChunks; ++k)
-      __pipeline_memcpy_async(&slot(stage, k), in + seg + (k * 32 + lane) * 4, 16);
-    __pipeline_commit();
-  };
-  // Waits for the one load group in flight (tile's), scans it in place and
-  // publishes its aggregate.
-  auto scan_and_publish = [&](unsigned tile, int stage, unsigned& agg, unsigned& wex) {
-    __pipeline_wait_prior(0);
-    unsigned run = 0;
-#pragma unroll
-    for (int k = 0; k < kChunks; ++k) {
-      uint4 x = slot(stage, k);
-      scan_chunk(x, run, lane);
-      slot(stage, k) = x;
-    }
-    if (lane == 0) s_warp[warp] = run;
-    __syncthreads();
-    agg = 0;
-#pragma unroll
-    for (int w = 0; w < kWarps; ++w) {
-      if (w == warp) wex = agg;
-      agg += s_warp[w];
-    }
-    __syncthreads();
-    if (tid == 0)
-      Ref64(desc[tile]).store(word(tile ? 1u : 2u, epoch, agg), cuda::memory_order_release);
-  };
-  unsigned cur = take();
-  if (cur >= num_tiles) return;
-  unsigned agg = 0, wex = 0;
-  issue(cur, 0);
-  scan_and_publish(cur, 0, agg, wex);
-  unsigned next = take();
-  if (next < num_tiles) issue(next, 1);
-  for (int it = 0;; ++it) {
-    const int cur_stage = it % 3, next_stage = (it + 1) % 3, after_stage = (it + 2) % 3;
-    unsigned next_agg = 0, next_wex = 0, after = num_tiles;
-    if (next < num_tiles) {
-      scan_and_publish(next, next_stage, next_agg, next_wex);
-      // after_stage held the tile stored one iteration ago by these threads.
-      after = take();
-      if (after < num_tiles) issue(after, after_stage);
-    }
-    if (warp == 0) {
-      unsigned prefix = 0;
-      if (cur > 0) {
-        prefix = look_back<K>(desc, hdr, cur, epoch, lane);
-        if (lane == 0)
-          Ref64(desc[cur]).store(word(2u, epoch, prefix + agg), cuda::memory_order_release);
-      }
-      if (lane == 0) s_prefix = prefix;
-    }
-    __syncthreads();
-    const unsigned add = s_prefix + wex;
-    const long long seg = seg_of(cur);
-#pragma unroll
-    for (int k = 0; k < kChunks; ++k) {
-      const uint4 x = slot(cur_stage, k);
-      *reinterpret_cast<uint4*>(out + seg + (k * 32 + lane) * 4) =
-          make_uint4(x.x + add, x.y + add, x.z + add, x.w + add);
-    }
-    if (next >= num_tiles) break;
-    cur = next;
-    agg = next_agg;
-    wex = next_wex;
-    next = after;
-  }
-}
-
-// Two stages again (every aggregate published before the block waits), but
-// each tile partly in registers: RIPT items per thread in registers (two
-// register sets, one per tile held) and SIPT in a shared-memory stage, so a
-// block holds two larger tiles and an SM more tile data than with shared
-// memory alone.
-template <int BT, int RIPT, int SIPT, int MINB, int kDelayNs = 0>
-struct PipelinedHybrid {
-  static constexpr int kThreads = BT, kMinBlocks = MINB;
-  static constexpr int kRegItems = RIPT, kSmemItems = SIPT;
-  static constexpr int tile_items = BT * (RIPT + SIPT);
-  static constexpr int delay_ns = kDelayNs, spin_ns = 0;
-  static constexpr bool acq_rel = true, smart_wait = false;
-  static constexpr int per_lane = 1;
-  static constexpr std::size_t smem_bytes = 2u * BT * SIPT * 4u;  // two stages
-};
-
-template <class K>
-__global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
-    pipelined_hybrid_kernel(const unsigned* in, unsigned* out, unsigned long long* desc, Hdr* hdr,
-                            unsigned num_tiles, unsigned epoch, unsigned ticket_base) {
-  constexpr int kWarps = K::kThreads / 32;
-  constexpr int kR = K::kRegItems / 4, kS = K::kSmemItems / 4;
-  constexpr int kSeg = 32 * (K::kRegItems + K::kSmemItems);
-  extern __shared__ uint4 stages[];  // [2][kWarps][kS][32]
-  __shared__ unsigned s_tile, s_prefix;
-  __shared__ unsigned s_warp[kWarps];
-  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  auto slot = [&](int stage, int k) -> uint4& {
-    return stages[((stage * kWarps + warp) * kS + k) * 32 + lane];
-  };
-  auto seg_of = [&](unsigned tile) {
-    return static_cast<long long>(tile) * K::tile_items + warp * static_cast<long long>(kSeg);
-  };
-  auto take = [&] {
-    if (tid == 0)
-      s_tile = Ref32(hdr->ticket).fetch_add(1u, cuda::memory_order_relaxed) - ticket_base;
-    __syncthreads();
-    const unsigned t = s_tile;
-    __syncthreads();
-    return t;
-  };
-  auto load_and_publish = [&](unsigned tile, int stage, uint4(&r)[kR], unsigned& agg,
-                              unsigned& wex) {
-    const long long seg = seg_of(tile);
-#pragma unroll
-    for (int k = 0; k < kS; ++k)
-      __pipeline_memcpy_async(&slot(stage, k), in + seg + ((kR + k) * 32 + lane) * 4, 16);
-    __pipeline_commit();
-#pragma unroll
-    for (int k = 0; k < kR; ++k)
-      r[k] = *reinterpret_cast<const uint4*>(in + seg + (k * 32 + lane) * 4);
-    unsigned run = 0;
-#pragma unroll
-    for (int k = 0; k < kR; ++k)
-      scan_chunk(r[k], run, lane);
-    __pipeline_wait_prior(0);
-#pragma unroll
-    for (int k = 0; k < kS; ++k) {
-      uint4 x = slot(stage, k);
-      scan_chunk(x, run, lane);
-      slot(stage, k) = x;
-    }
-    if (lane == 0) s_warp[warp] = run;
-    __syncthreads();
-    agg = 0;
-#pragma unroll
-    for (int w = 0; w < kWarps; ++w) {
-      if (w == warp) wex = agg;
-      agg += s_warp[w];
-    }
-    __syncthreads();
-    if (tid == 0)
-      Ref64(desc[tile]).store(word(tile ? 1u : 2u, epoch, agg), cuda::memory_order_release);
-  };
-  auto finish = [&](unsigned tile, int stage, const uint4(&r)[kR], unsigned agg, unsigned wex) {
+  // Warp 0 looks back and publishes PREFIX; then every thread stores.
+  __device__ void finish(unsigned tile, int stage, const Regs& r, unsigned agg,
+                         unsigned wex) const {
     if (warp == 0) {
       unsigned prefix = 0;
       if (tile > 0) {
@@ -664,10 +478,10 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
         if (lane == 0)
           Ref64(desc[tile]).store(word(2u, epoch, prefix + agg), cuda::memory_order_release);
       }
-      if (lane == 0) s_prefix = prefix;
+      if (lane == 0) *s_prefix = prefix;
     }
     __syncthreads();
-    const unsigned add = s_prefix + wex;
+    const unsigned add = *s_prefix + wex;
     const long long seg = seg_of(tile);
 #pragma unroll
     for (int k = 0; k < kR; ++k)
@@ -679,25 +493,86 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
       *reinterpret_cast<uint4*>(out + seg + ((kR + k) * 32 + lane) * 4) =
           make_uint4(x.x + add, x.y + add, x.z + add, x.w + add);
     }
-  };
+  }
+};
+
+// A block's TileSteps, over shared memory declared here (per K).
+template <class K>
+__device__ TileSteps<K> tile_steps(const unsigned* in, unsigned* out, unsigned long long* desc,
+                                   Hdr* hdr, unsigned epoch, unsigned ticket_base) {
+  extern __shared__ uint4 stages[];
+  __shared__ unsigned s_tile, s_prefix, s_warp[K::kThreads / 32];
+  const int tid = static_cast<int>(threadIdx.x);
+  return {stages, &s_tile, &s_prefix,   s_warp, in,       out,     desc,
+          hdr,    epoch,   ticket_base, tid,    tid & 31, tid >> 5};
+}
+
+template <class K>
+__global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
+    pipelined_kernel(const unsigned* in, unsigned* out, unsigned long long* desc, Hdr* hdr,
+                     unsigned num_tiles, unsigned epoch, unsigned ticket_base) {
+  static_assert(K::stages == 2);
+  const TileSteps<K> io = tile_steps<K>(in, out, desc, hdr, epoch, ticket_base);
   // Two register sets, named, so that no register array is indexed at run
-  // time: the loop body is written out for each of the two roles.
-  uint4 ra[kR], rb[kR];
-  unsigned cur = take();
+  // time: the loop body is written out for each of the two roles. A stage
+  // is reloaded only after these threads issued the stores of the tile it
+  // held (program order: their shared-memory reads are done).
+  typename TileSteps<K>::Regs ra, rb;
+  unsigned cur = io.take();
   if (cur >= num_tiles) return;
   unsigned agg = 0, wex = 0, next_agg = 0, next_wex = 0;
-  load_and_publish(cur, 0, ra, agg, wex);
+  io.issue(cur, 0);
+  io.scan_and_publish(cur, 0, ra, agg, wex);
   for (;;) {
-    unsigned next = take();
-    if (next < num_tiles) load_and_publish(next, 1, rb, next_agg, next_wex);
-    finish(cur, 0, ra, agg, wex);
+    // The newer tile first: its aggregate must not wait on cur's prefix.
+    unsigned next = io.take();
+    if (next < num_tiles) {
+      io.issue(next, 1);
+      io.scan_and_publish(next, 1, rb, next_agg, next_wex);
+    }
+    io.finish(cur, 0, ra, agg, wex);
     if (next >= num_tiles) break;
     cur = next, agg = next_agg, wex = next_wex;
-    next = take();
-    if (next < num_tiles) load_and_publish(next, 0, ra, next_agg, next_wex);
-    finish(cur, 1, rb, agg, wex);
+    next = io.take();
+    if (next < num_tiles) {
+      io.issue(next, 0);
+      io.scan_and_publish(next, 0, ra, next_agg, next_wex);
+    }
+    io.finish(cur, 1, rb, agg, wex);
     if (next >= num_tiles) break;
     cur = next, agg = next_agg, wex = next_wex;
+  }
+}
+
+template <class K>
+__global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
+    pipelined3_kernel(const unsigned* in, unsigned* out, unsigned long long* desc, Hdr* hdr,
+                      unsigned num_tiles, unsigned epoch, unsigned ticket_base) {
+  static_assert(K::stages == 3 && K::kRegItems == 0, "three shared-memory stages only");
+  const TileSteps<K> io = tile_steps<K>(in, out, desc, hdr, epoch, ticket_base);
+  typename TileSteps<K>::Regs none;
+  unsigned cur = io.take();
+  if (cur >= num_tiles) return;
+  unsigned agg = 0, wex = 0;
+  io.issue(cur, 0);
+  io.scan_and_publish(cur, 0, none, agg, wex);
+  unsigned next = io.take();
+  if (next < num_tiles) io.issue(next, 1);
+  for (int it = 0;; ++it) {
+    const int cur_stage = it % 3, next_stage = (it + 1) % 3, after_stage = (it + 2) % 3;
+    unsigned next_agg = 0, next_wex = 0, after = num_tiles;
+    if (next < num_tiles) {
+      io.scan_and_publish(next, next_stage, none, next_agg, next_wex);
+      // after_stage held the tile these threads stored one iteration ago.
+      after = io.take();
+      if (after < num_tiles) io.issue(after, after_stage);
+    }
+    io.finish(cur, cur_stage, none, agg, wex);
+    if (next >= num_tiles) break;
+    cur = next;
+    agg = next_agg;
+    wex = next_wex;
+    next = after;
   }
 }
 
@@ -878,15 +753,10 @@ struct Row {
   }
   template <class K>
   void pipelined(const char* name) {
-    run_persistent<K>(env, n, copy, cub, name, pipelined_kernel<K>);
-  }
-  template <class K>
-  void hybrid(const char* name) {
-    run_persistent<K>(env, n, copy, cub, name, pipelined_hybrid_kernel<K>);
-  }
-  template <class K>
-  void pipelined3(const char* name) {
-    run_persistent<K>(env, n, copy, cub, name, pipelined3_kernel<K>);
+    if constexpr (K::stages == 3)
+      run_persistent<K>(env, n, copy, cub, name, pipelined3_kernel<K>);
+    else
+      run_persistent<K>(env, n, copy, cub, name, pipelined_kernel<K>);
   }
 };
 
@@ -956,31 +826,31 @@ void run_group(const std::string& group, Row r) {
     r.knobs<KB<256, 4, 8, kDoneBeforeStores, 0, false, true, false>>(
         "256x4/8 no-lookback blockIdx");
   } else if (group == "pipelined") {  // newer tile's aggregate before the older's look-back
-    r.pipelined<Persistent<256, 32, 3, 0>>("pipelined 256x32 2st");
-    r.pipelined<Persistent<256, 32, 3, 1000>>("pipelined 256x32 2st d1000");
-    r.pipelined<Persistent<256, 24, 4, 0>>("pipelined 256x24 2st");
-    r.pipelined<Persistent<256, 16, 6, 0>>("pipelined 256x16 2st");
-    r.pipelined<Persistent<512, 16, 3, 0>>("pipelined 512x16 2st");
-    r.pipelined<Persistent<128, 32, 6, 0>>("pipelined 128x32 2st");
-    r.pipelined<Persistent<128, 24, 8, 0>>("pipelined 128x24 2st");
-    r.hybrid<PipelinedHybrid<256, 16, 16, 4>>("pipelined 256x(16+16s) 2st");
-    r.hybrid<PipelinedHybrid<128, 16, 16, 6>>("pipelined 128x(16+16s) 2st");
-    r.hybrid<PipelinedHybrid<128, 32, 32, 3>>("pipelined 128x(32+32s) 2st");
-    r.hybrid<PipelinedHybrid<128, 32, 32, 4>>("pipelined 128x(32+32s) 2st /4");
-    r.hybrid<PipelinedHybrid<128, 16, 48, 4>>("pipelined 128x(16+48s) 2st");
-    r.hybrid<PipelinedHybrid<256, 32, 32, 2>>("pipelined 256x(32+32s) 2st");
-    r.hybrid<PipelinedHybrid<64, 32, 32, 6>>("pipelined 64x(32+32s) 2st");
-    r.hybrid<PipelinedHybrid<128, 24, 40, 4>>("pipelined 128x(24+40s) 2st /4");
-    r.hybrid<PipelinedHybrid<128, 24, 40, 5>>("pipelined 128x(24+40s) 2st /5");
-    r.hybrid<PipelinedHybrid<128, 16, 48, 4, 1000>>("pipelined 128x(16+48s) 2st d1000");
-    r.hybrid<PipelinedHybrid<128, 32, 32, 4, 1000>>("pipelined 128x(32+32s) 2st /4 d1000");
-    r.pipelined3<Pipelined3<128, 32, 4>>("pipelined 128x32 3st");
-    r.pipelined3<Pipelined3<128, 24, 6>>("pipelined 128x24 3st");
-    r.pipelined3<Pipelined3<128, 16, 8>>("pipelined 128x16 3st");
-    r.pipelined3<Pipelined3<256, 16, 3>>("pipelined 256x16 3st");
-    r.pipelined<Persistent<128, 16, 12, 0>>("pipelined 128x16 2st");
-    r.pipelined<Persistent<64, 32, 12, 0>>("pipelined 64x32 2st");
-    r.pipelined<Persistent<64, 16, 16, 0>>("pipelined 64x16 2st");
+    r.pipelined<Pipelined<256, 0, 32, 3>>("pipelined 256x32 2st");
+    r.pipelined<Pipelined<256, 0, 32, 3, 2, 1000>>("pipelined 256x32 2st d1000");
+    r.pipelined<Pipelined<256, 0, 24, 4>>("pipelined 256x24 2st");
+    r.pipelined<Pipelined<256, 0, 16, 6>>("pipelined 256x16 2st");
+    r.pipelined<Pipelined<512, 0, 16, 3>>("pipelined 512x16 2st");
+    r.pipelined<Pipelined<128, 0, 32, 6>>("pipelined 128x32 2st");
+    r.pipelined<Pipelined<128, 0, 24, 8>>("pipelined 128x24 2st");
+    r.pipelined<Pipelined<256, 16, 16, 4>>("pipelined 256x(16+16s) 2st");
+    r.pipelined<Pipelined<128, 16, 16, 6>>("pipelined 128x(16+16s) 2st");
+    r.pipelined<Pipelined<128, 32, 32, 3>>("pipelined 128x(32+32s) 2st");
+    r.pipelined<Pipelined<128, 32, 32, 4>>("pipelined 128x(32+32s) 2st /4");
+    r.pipelined<Pipelined<128, 16, 48, 4>>("pipelined 128x(16+48s) 2st");
+    r.pipelined<Pipelined<256, 32, 32, 2>>("pipelined 256x(32+32s) 2st");
+    r.pipelined<Pipelined<64, 32, 32, 6>>("pipelined 64x(32+32s) 2st");
+    r.pipelined<Pipelined<128, 24, 40, 4>>("pipelined 128x(24+40s) 2st /4");
+    r.pipelined<Pipelined<128, 24, 40, 5>>("pipelined 128x(24+40s) 2st /5");
+    r.pipelined<Pipelined<128, 16, 48, 4, 2, 1000>>("pipelined 128x(16+48s) 2st d1000");
+    r.pipelined<Pipelined<128, 32, 32, 4, 2, 1000>>("pipelined 128x(32+32s) 2st /4 d1000");
+    r.pipelined<Pipelined<128, 0, 32, 4, 3>>("pipelined 128x32 3st");
+    r.pipelined<Pipelined<128, 0, 24, 6, 3>>("pipelined 128x24 3st");
+    r.pipelined<Pipelined<128, 0, 16, 8, 3>>("pipelined 128x16 3st");
+    r.pipelined<Pipelined<256, 0, 16, 3, 3>>("pipelined 256x16 3st");
+    r.pipelined<Pipelined<128, 0, 16, 12>>("pipelined 128x16 2st");
+    r.pipelined<Pipelined<64, 0, 32, 12>>("pipelined 64x32 2st");
+    r.pipelined<Pipelined<64, 0, 16, 16>>("pipelined 64x16 2st");
     r.persistent<Persistent<256, 32, 3, 0>>("persist 256x32 2st (for comparison)");
   } else if (group == "backoff") {  // fewer polls, longer initial delays
     r.knobs<KXS<3000, 250>>("staged d3000 spin 250");
