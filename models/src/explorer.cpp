@@ -450,7 +450,8 @@ class Search {
   // Canonical renaming of interchangeable threads: within a symmetry class,
   // order threads by what they did (their events without reads-from names),
   // breaking ties by index. Equal fingerprints then still mean isomorphic
-  // graphs, and isomorphic graphs usually get equal ones.
+  // graphs; least_fingerprint tries the orders of the ties, so isomorphic
+  // graphs always get equal ones.
   // Fills rank_ (left empty without symmetry); the buffers are members, as
   // this runs for every candidate step.
   const std::vector<int>& canonical_rank(const ExecutionGraph& g) const {

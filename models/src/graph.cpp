@@ -29,15 +29,6 @@ ExecutionGraph::ExecutionGraph(std::vector<ThreadInfo> threads, int locations,
   init_ = std::make_shared<const std::vector<Value>>(std::move(init));
 }
 
-ExecutionGraph::ExecutionGraph(const ExecutionGraph& o)
-    : threads_(o.threads_),
-      events_(copy_with_room(o.events_)),
-      by_thread_{copy_with_room(o.by_thread_.ids), o.by_thread_.end},
-      co_{copy_with_room(o.co_.ids), o.co_.end},
-      sc_(o.sc_),
-      init_(o.init_),
-      max_events_(o.max_events_) {}
-
 int ExecutionGraph::max_events() const {
   return max_events_ > 0 ? max_events_ : kMaxEvents;
 }

@@ -14,17 +14,6 @@
 
 namespace lookback::model {
 
-// A copy of `v` with room for `room` more elements. The explorer copies its
-// state to add one event to the copy; a plain copy has no spare capacity,
-// so that first add would reallocate (and copy) each growing vector again.
-template <class T>
-std::vector<T> copy_with_room(const std::vector<T>& v, std::size_t room = 1) {
-  std::vector<T> out;
-  out.reserve(v.size() + room);
-  out.insert(out.end(), v.begin(), v.end());
-  return out;
-}
-
 struct ThreadInfo {
   std::string name;  // "block 2", "P0"
   int cta = 0;       // CTA of the thread (scope .cta)
@@ -35,11 +24,6 @@ class ExecutionGraph {
  public:
   ExecutionGraph() = default;
   ExecutionGraph(std::vector<ThreadInfo> threads, int locations, std::vector<Value> init);
-  // Copies keep room for one more event (copy_with_room).
-  ExecutionGraph(const ExecutionGraph& o);
-  ExecutionGraph& operator=(const ExecutionGraph& o) { return *this = ExecutionGraph(o); }
-  ExecutionGraph(ExecutionGraph&&) noexcept = default;
-  ExecutionGraph& operator=(ExecutionGraph&&) noexcept = default;
 
   int size() const { return static_cast<int>(events_.size()); }
   const Event& event(int id) const { return events_[id]; }

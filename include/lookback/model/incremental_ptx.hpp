@@ -28,17 +28,6 @@ namespace lookback::model {
 template <int MaxEvents>
 class BasicIncrementalPtx {
  public:
-  BasicIncrementalPtx() = default;
-  // Copies keep room for one more event (copy_with_room). A copy can take
-  // back only what it appends itself (undo_last).
-  BasicIncrementalPtx(const BasicIncrementalPtx& o)
-      : s_(copy_with_room(o.s_)), undoable_(o.undoable_) {}
-  BasicIncrementalPtx& operator=(const BasicIncrementalPtx& o) {
-    return *this = BasicIncrementalPtx(o);
-  }
-  BasicIncrementalPtx(BasicIncrementalPtx&&) noexcept = default;
-  BasicIncrementalPtx& operator=(BasicIncrementalPtx&&) noexcept = default;
-
   // Accounts for the graph's last event. Returns nullptr when the graph is
   // still consistent, else the name of the violated axiom. A rejected event
   // leaves the state of the older events untouched: the caller may remove it
