@@ -183,6 +183,7 @@ std::string describe(const Instance& inst) {
   os << to_string(inst.layout) << ", " << inst.tiles << " tiles, " << inst.launches
      << (inst.launches > 1 ? " launches" : " launch") << ", window " << inst.window << ", "
      << inst.resident << " resident";
+  if (inst.blocks) os << ", " << inst.blocks << " blocks";
   return os.str();
 }
 
@@ -247,6 +248,8 @@ void every_sampled_schedule_is_safe(const char* name) {
   inst.launches = *rc::gen::weightedElement<int>({{3, 1}, {1, 2}});
   inst.window = *uniform(1, 4);
   inst.resident = *uniform(2, kMaxResident);
+  // Persistent variants: from one block doing every tile to one per tile.
+  if (protocol::persistent(v.protocol)) inst.blocks = *uniform(1, kTiles);
   const Schedule choices = *gen_schedule(kMaxChoices);
 
   const System sys = build_protocol_system(v.protocol, inst);

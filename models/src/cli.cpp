@@ -30,8 +30,9 @@ struct UsageError : std::runtime_error {
 constexpr const char* kUsage =
     "usage: lookback-check (--list | --all | --variant NAME | --mutant NAME |\n"
     "                       --litmus FILE | --litmus-suite DIR) [options]\n"
-    "  --tiles N             tiles (blocks) per launch, 1..16        (default 4; 3 for 2 "
-    "launches)\n"
+    "  --tiles N             tiles per launch, 1..16                 (default 4; 3 for 2 "
+    "launches;\n"
+    "                        persistent variants 6; 4 for 2 launches)\n"
     "  --window W            look-back window, 1..32                 (default 2)\n"
     "  --launches N          launches sharing temp storage, 1..2\n"
     "  --layout packed|split descriptor layout                       (default: the variant's; "
@@ -42,6 +43,8 @@ constexpr const char* kUsage =
     "claim)\n"
     "  --tile-id ticket|blockidx   override where tile ids come from\n"
     "  --resident R          at most R blocks resident at once       (default: all)\n"
+    "  --blocks B            blocks per launch of a persistent variant, 1..tiles\n"
+    "                        (default: half the tiles)\n"
     "  --first               stop at the first violation\n"
     "  --max-graphs N        give up after N graphs (result marked incomplete)\n"
     "  --jobs N              worker threads, 1..64 (default: the cores); the counts and\n"
@@ -127,6 +130,8 @@ Options parse(const std::vector<std::string>& args) {
       o.settings.launches = parse_int(a, value(), 1, 2);
     else if (a == "--resident")
       o.settings.resident = parse_int(a, value(), 1, 16);
+    else if (a == "--blocks")
+      o.settings.blocks = parse_int(a, value(), 1, 16);
     else if (a == "--jobs")
       o.settings.jobs = parse_int(a, value(), 1, 64);
     else if (a == "--max-graphs")
@@ -189,6 +194,8 @@ std::string instance_text(const InstanceRun& r) {
      << (r.instance.launches > 1 ? "es" : "") << ", " << to_string(r.model) << ", progress "
      << to_string(r.progress);
   if (r.instance.resident) os << ", resident " << r.instance.resident;
+  if (protocol::persistent(r.protocol))
+    os << ", " << blocks_for(r.protocol, r.instance) << " persistent blocks";
   return os.str();
 }
 

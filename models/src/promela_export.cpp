@@ -347,6 +347,11 @@ PromelaSpec promela_spec(const NamedVariant& v, const Settings& s) {
 void write_promela(std::ostream& out, const PromelaSpec& spec) {
   // The explorer's own validation, so both reject the same instances alike.
   (void)build_protocol_system(spec.protocol, spec.instance);
+  // The block proctypes are unrolled per tile id for one tile per block
+  // (promela_block.cpp); the persistent two-tile loop is not written yet.
+  if (persistent(spec.protocol))
+    throw std::invalid_argument("--emit-promela: persistent blocks (tiles_per_block 2, e.g. '" +
+                                spec.name + "') are not exported; the explorer checks them");
   const Geometry g = promela::geometry(spec);
   if (g.capacity > 15) throw std::invalid_argument("--emit-promela supports at most 15 tiles");
 

@@ -28,54 +28,102 @@ Interval expected_exclusive(int tile, int launch) {
 class BlockProgram {
  public:
   BlockProgram(const Protocol& p, const Instance& inst, const Memory& m, int launch, int block,
-               int tiles)
-      : p_(p), inst_(inst), m_(m), launch_(launch), block_(block), tiles_(tiles) {}
+               int tiles, int blocks)
+      : p_(p), inst_(inst), m_(m), launch_(launch), block_(block), tiles_(tiles), blocks_(blocks) {}
 
   void operator()(Ctx& c) const {
     std::uint32_t epoch = 0;
     if (p_.reset == Reset::Epoch)
       epoch =
           static_cast<std::uint32_t>(c.load(m_.epoch, kEpochReadOrder, Step::ReadEpoch, -1).num);
-    const int tile = p_.tile_id == TileIdSource::Ticket
-                         ? c.fetch_add(m_.ticket, 1, kTicketOrder, Step::TakeTicket, -1).num
-                         : block_;
+    if (persistent(p_)) {
+      run_persistent(c, epoch);
+      return;
+    }
+    const int tile = take_tile(c);
     c.require(tile >= 0 && tile < tiles_, Property::CorrectPrefix, [&] {
       return "tile id " + std::to_string(tile) + " out of range: the ticket was not reset";
     });
-    // Only this tile's owner ever writes its input (in place), and it has
-    // not yet: the load commutes with everything the other blocks do.
-    const Interval aggregate =
-        c.load_unshared(m_.in[launch_][tile], data_order(p_), Step::LoadInput, tile).iv;
-
-    Interval inclusive = aggregate;
-    const Status first = first_publish_status(p_, tile);
-    publish(c, tile, first, aggregate, epoch,
-            first == Status::Prefix ? Step::PublishPrefix : Step::PublishAggregate);
-    // A tile that has published its PREFIX is done; tile 0 without a PREFIX
-    // (a flaw) also skips the look-back, as it has no predecessor.
-    if (tile > 0 && (first == Status::Aggregate || p_.flaw == Flaw::PrefixBeforeLookback)) {
-      const Interval exclusive = lookback(c, tile, epoch);
-      c.require(exclusive == expected_exclusive(tile, launch_), Property::CorrectPrefix, [&] {
-        return "tile " + std::to_string(tile) + " uses exclusive prefix " + to_string(exclusive) +
-               ", expected " + to_string(expected_exclusive(tile, launch_));
-      });
-      inclusive = join(exclusive, aggregate);
-      publish(c, tile, Status::Prefix, inclusive, epoch, Step::PublishPrefix);
-    }
+    const Interval aggregate = begin_tile(c, tile, epoch);
+    const Interval inclusive = resolve_tile(c, tile, aggregate, epoch);
     // As in the kernels, a block counts itself finished after its last
     // descriptor access and before it writes its output. The epoch hand-over
     // only matters to a later launch; with one launch it is left out (its
     // stores cannot break a property of this launch), and the reuse check
     // (--launches 2) explores it.
-    if (p_.reset == Reset::Epoch && inst_.launches > 1) finish_launch(c, tile, epoch);
+    finish_launch(c, tile, epoch);
+    store_output(c, tile, inclusive);
+  }
 
+ private:
+  // Persistent blocks holding up to two tiles (Protocol::tiles_per_block):
+  // the newer tile's aggregate is published before the older tile's
+  // look-back, and the block takes tickets until one is past the last tile.
+  // Under the CountTilesNotBlocks flaw every tile counts itself finished.
+  void run_persistent(Ctx& c, std::uint32_t epoch) const {
+    int older = take_tile(c);
+    if (older >= tiles_) {  // other blocks took every tile
+      if (p_.flaw != Flaw::CountTilesNotBlocks) finish_launch(c, older, epoch);
+      return;
+    }
+    Interval older_aggregate = begin_tile(c, older, epoch);
+    while (!c.suspended()) {
+      const int newer = take_tile(c);
+      Interval newer_aggregate = Interval::empty();
+      if (newer < tiles_) newer_aggregate = begin_tile(c, newer, epoch);
+      const Interval inclusive = resolve_tile(c, older, older_aggregate, epoch);
+      if (newer >= tiles_ || p_.flaw == Flaw::CountTilesNotBlocks) finish_launch(c, older, epoch);
+      store_output(c, older, inclusive);
+      if (newer >= tiles_) return;
+      older = newer;
+      older_aggregate = newer_aggregate;
+    }
+  }
+
+  int take_tile(Ctx& c) const {
+    return p_.tile_id == TileIdSource::Ticket
+               ? c.fetch_add(m_.ticket, 1, kTicketOrder, Step::TakeTicket, -1).num
+               : block_;
+  }
+
+  // Loads the tile's input (the local scan is one step: the aggregate is the
+  // input interval) and publishes its first status; returns the aggregate.
+  Interval begin_tile(Ctx& c, int tile, std::uint32_t epoch) const {
+    // Only this tile's owner ever writes its input (in place), and it has
+    // not yet: the load commutes with everything the other blocks do.
+    const Interval aggregate =
+        c.load_unshared(m_.in[launch_][tile], data_order(p_), Step::LoadInput, tile).iv;
+    const Status first = first_publish_status(p_, tile);
+    publish(c, tile, first, aggregate, epoch,
+            first == Status::Prefix ? Step::PublishPrefix : Step::PublishAggregate);
+    return aggregate;
+  }
+
+  // Looks back (where the tile still needs its PREFIX) and publishes the
+  // PREFIX; returns the tile's inclusive prefix.
+  Interval resolve_tile(Ctx& c, int tile, const Interval& aggregate, std::uint32_t epoch) const {
+    // A tile that has published its PREFIX is done; tile 0 without a PREFIX
+    // (a flaw) also skips the look-back, as it has no predecessor.
+    const Status first = first_publish_status(p_, tile);
+    if (tile == 0 || (first != Status::Aggregate && p_.flaw != Flaw::PrefixBeforeLookback))
+      return aggregate;
+    const Interval exclusive = lookback(c, tile, epoch);
+    c.require(exclusive == expected_exclusive(tile, launch_), Property::CorrectPrefix, [&] {
+      return "tile " + std::to_string(tile) + " uses exclusive prefix " + to_string(exclusive) +
+             ", expected " + to_string(expected_exclusive(tile, launch_));
+    });
+    const Interval inclusive = join(exclusive, aggregate);
+    publish(c, tile, Status::Prefix, inclusive, epoch, Step::PublishPrefix);
+    return inclusive;
+  }
+
+  void store_output(Ctx& c, int tile, const Interval& inclusive) const {
     c.fence(output_fence(p_), Step::OutputFence, tile);
     Value out;
     out.iv = inclusive;
     c.store(m_.out[launch_][tile], out, data_order(p_), Step::StoreOutput, tile);
   }
 
- private:
   // Names what a publish carries: (launch, tile, status). A fallback's
   // AGGREGATE of tile j carries the same as j's own, so a reader pairing
   // j's status with either value word is not torn.
@@ -249,9 +297,11 @@ class BlockProgram {
 
   // Epoch reset: the last block of the launch resets the counters and bumps
   // the epoch; on wrap-around it clears every descriptor first.
+  // Only explored with more than one launch (see operator()).
   void finish_launch(Ctx& c, int tile, std::uint32_t epoch) const {
+    if (p_.reset != Reset::Epoch || inst_.launches == 1) return;
     const int finished = c.fetch_add(m_.done, 1, kDoneOrder, Step::FinishCounter, tile).num;
-    if (finished != tiles_ - 1) return;
+    if (finished != last_finisher(p_, tiles_, blocks_)) return;
     c.store(m_.done, Value::integer(0), kResetOrder, Step::ResetCounter, tile);
     if (p_.tile_id == TileIdSource::Ticket)
       c.store(m_.ticket, Value::integer(0), kResetOrder, Step::ResetTicket, tile);
@@ -267,10 +317,16 @@ class BlockProgram {
   const Protocol p_;
   const Instance inst_;
   const Memory& m_;
-  int launch_, block_, tiles_;
+  int launch_, block_, tiles_, blocks_;
 };
 
 }  // namespace
+
+int blocks_for(const Protocol& p, const Instance& inst) {
+  if (!persistent(p)) return inst.tiles;
+  if (inst.blocks > 0) return inst.blocks;
+  return std::min(inst.tiles, std::max(2, inst.tiles / 2));
+}
 
 System build_protocol_system(const Protocol& p, const Instance& inst) {
   if (inst.tiles < 1 || inst.tiles > kMaxTiles)
@@ -282,6 +338,14 @@ System build_protocol_system(const Protocol& p, const Instance& inst) {
     throw std::invalid_argument("the model checks one concrete layout: packed or split");
   if (p.flaw == Flaw::SplitValueOverwritten && inst.layout != Layout::Split)
     throw std::invalid_argument("split-value-overwritten needs the split layout");
+  if (p.tiles_per_block < 1 || p.tiles_per_block > 2)
+    throw std::invalid_argument("a block holds one or two tiles (tiles_per_block)");
+  if (persistent(p) && p.tile_id != TileIdSource::Ticket)
+    throw std::invalid_argument("persistent blocks take their tiles by ticket, not blockIdx");
+  if (inst.blocks < 0 || inst.blocks > inst.tiles)
+    throw std::invalid_argument("--blocks must be in 1..tiles");
+  if (inst.blocks > 0 && !persistent(p) && inst.blocks != inst.tiles)
+    throw std::invalid_argument("--blocks: this variant runs one block per tile");
 
   // Launch sizes: the last launch has `tiles`; an earlier one has half as
   // many, so descriptors it never touched keep older contents.
@@ -383,7 +447,8 @@ System build_protocol_system(const Protocol& p, const Instance& inst) {
         (void)thread;
       });
     }
-    for (int b = 0; b < tiles_of[l]; ++b) {
+    const int blocks = persistent(p) ? std::min(tiles_of[l], blocks_for(p, inst)) : tiles_of[l];
+    for (int b = 0; b < blocks; ++b) {
       const int thread = static_cast<int>(sys.threads.size());
       const std::string name = (inst.launches > 1 ? "L" + std::to_string(l) + "." : std::string()) +
                                "block " + std::to_string(b);
@@ -391,7 +456,7 @@ System build_protocol_system(const Protocol& p, const Instance& inst) {
       // With ticket tile ids a block's program does not depend on its index:
       // the blocks of one launch are interchangeable.
       sys.symmetry_class.push_back(p.tile_id == TileIdSource::Ticket ? l : -1 - thread);
-      BlockProgram prog(p, inst, *shared, l, b, tiles_of[l]);
+      BlockProgram prog(p, inst, *shared, l, b, tiles_of[l], blocks);
       sys.programs.push_back([prog, shared](Ctx& c) { prog(c); });
     }
   }

@@ -57,6 +57,7 @@ bool CheckRun::complete() const {
 }
 
 int default_tiles(const Protocol& p, Kind kind, Layout layout, int launches) {
+  if (persistent(p)) return launches > 1 ? kDefaultPersistentReuseTiles : kDefaultPersistentTiles;
   if (launches > 1) return kDefaultReuseTiles;
   if (!p.fallback) return kDefaultTiles;
   const bool mutant = kind == Kind::Mutant;
@@ -98,6 +99,7 @@ CheckRun check_variant(const NamedVariant& v, const Settings& s) {
       run.instance.tiles = s.tiles.value_or(default_tiles(p, v.kind, layout, launches));
       run.instance.window = s.window.value_or(kDefaultWindow);
       run.instance.resident = s.resident.value_or(0);
+      run.instance.blocks = s.blocks.value_or(0);
       run.protocol = p;
       run.model = s.model.value_or(MemoryModel::Ptx);
       run.progress = s.progress.value_or(v.claims);

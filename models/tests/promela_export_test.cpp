@@ -30,6 +30,7 @@ bool has(const std::string& text, const std::string& what) {
 
 TEST(PromelaExport, EveryCatalogueEntryExportsDeterministically) {
   for (const auto& v : kCatalogue) {
+    if (persistent(v.protocol)) continue;  // PersistentBlocksAreRefused
     const std::string a = model_of(v.name), b = model_of(v.name);
     EXPECT_EQ(a, b) << v.name;
     EXPECT_TRUE(has(a, "variant '" + std::string(v.name) + "'")) << v.name;
@@ -84,7 +85,7 @@ TEST(PromelaExport, RejectsWhatTheExplorerRejects) {
         explorer_rejects = true;
       }
       std::ostringstream out;
-      if (explorer_rejects)
+      if (explorer_rejects || persistent(spec.protocol))
         EXPECT_THROW(write_promela(out, spec), std::invalid_argument) << v.name;
       else
         EXPECT_NO_THROW(write_promela(out, spec)) << v.name;
@@ -92,6 +93,25 @@ TEST(PromelaExport, RejectsWhatTheExplorerRejects) {
   Settings big;
   big.tiles = 16;  // the interval encoding holds tiles 0..15
   EXPECT_THROW(model_of("warp-lookback", big), std::invalid_argument);
+}
+
+// The block proctypes are unrolled per tile for one tile per block; the
+// persistent two-tile loop is refused with a message that names it (the
+// explorer checks those variants).
+TEST(PromelaExport, PersistentBlocksAreRefused) {
+  int persistent_entries = 0;
+  for (const auto& v : kCatalogue) {
+    if (!persistent(v.protocol)) continue;
+    ++persistent_entries;
+    try {
+      (void)model_of(v.name);
+      ADD_FAILURE() << v.name << " exported";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_TRUE(has(e.what(), "persistent blocks")) << e.what();
+      EXPECT_TRUE(has(e.what(), v.name)) << e.what();
+    }
+  }
+  EXPECT_GE(persistent_entries, 2);  // coarsened and count-tiles-not-blocks
 }
 
 struct CliRun {

@@ -54,7 +54,8 @@ const Case kCases[] = {
     {"warp-lookback", "packed"},
     {"warp-lookback", "split", Layout::Split},
     {"warp-lookback", "reuse", std::nullopt, 2},
-    {"coarsened", "packed"},
+    // (coarsened runs persistent two-tile blocks, which the exporter does
+    // not write yet: promela_export_test's PersistentBlocksAreRefused)
     {"fenced-lookback", "packed"},
     {"fallback", "packed"},
     {"fallback-inplace", "packed"},

@@ -11,6 +11,10 @@
 // With an epoch reset the block first reads the launch epoch and the last
 // block to finish bumps it. Every protocol check the block can make itself
 // (correct prefix, torn descriptor) is a `require` in the program.
+// A persistent variant (Protocol::tiles_per_block == 2) runs fewer blocks
+// than tiles; each loops: take the next ticket, load that tile and publish
+// its aggregate, then look back for the tile it already held, publish its
+// PREFIX and write its output; until a ticket is past the last tile.
 #pragma once
 
 #include <string>
@@ -32,7 +36,14 @@ struct Instance {
   int launches = 1;                                    // launches sharing the temp storage
   protocol::Layout layout = protocol::Layout::Packed;  // Packed or Split
   int resident = 0;  // occupancy bound (0: all blocks may be resident)
+  // Blocks per launch of a persistent variant (protocol::persistent); 0:
+  // half the tiles (at least 2, at most all), so every block may hold two.
+  // Other variants run one block per tile.
+  int blocks = 0;
 };
+
+// Blocks of the last launch (an earlier, smaller one has at most as many).
+int blocks_for(const protocol::Protocol& p, const Instance& inst);
 
 // Throws std::invalid_argument with a one-line reason for instances the
 // protocol cannot describe (e.g. more tiles than kMaxTiles, or a window past 32).

@@ -14,7 +14,7 @@
 namespace lookback::model {
 
 struct Settings {
-  std::optional<int> tiles, window, launches, resident;
+  std::optional<int> tiles, window, launches, resident, blocks;
   std::optional<protocol::Layout> layout;
   std::optional<MemoryModel> model;
   std::optional<protocol::Progress> progress;
@@ -64,6 +64,14 @@ inline constexpr int kDefaultReuseTiles = 3;  // per check with two launches
 // 3 tiles, where each is killed in about a second (at 4 some take over
 // 10 s). A 4-tile run is one flag away: --tiles 4.
 inline constexpr int kDefaultFallbackTiles = 3;
+// Persistent variants (two tiles per block) run half as many blocks as tiles
+// (protocol_model.hpp, Instance::blocks): 6 tiles on 3 blocks, so every block
+// may hold two tiles at once (17,184 executions; split layout 3.2M graphs);
+// the reuse check 4 tiles on 2 blocks, so the first launch has 2 tiles on 2
+// blocks and a block can finish while the other has not drawn its last
+// ticket (what count-tiles-not-blocks gets wrong).
+inline constexpr int kDefaultPersistentTiles = 6;
+inline constexpr int kDefaultPersistentReuseTiles = 4;
 
 int default_tiles(const protocol::Protocol& p, protocol::Kind kind, protocol::Layout layout,
                   int launches);

@@ -28,10 +28,15 @@ struct NamedVariant {
 };
 
 namespace detail {
-// Production building blocks. `coarsened` differs from `warp-lookback` only
-// in tuning (items per thread, vector width), which lives with the kernels,
-// not in the protocol.
+// Production building blocks. `coarsened` has the warp look-back's memory
+// orders; its blocks are persistent and hold two tiles (its tuning, items
+// per thread and vector width, lives with the kernels).
 inline constexpr Protocol kWarpLookback{};
+inline constexpr Protocol kCoarsened = [] {
+  Protocol p{};
+  p.tiles_per_block = 2;
+  return p;
+}();
 inline constexpr Protocol kFallback = [] {
   Protocol p{};
   p.fallback = true;
@@ -57,9 +62,10 @@ inline constexpr std::array kCatalogue{
                  Property::None, 1,
                  "a warp inspects a window of predecessors per step; release publish, "
                  "acquire reads, atomic ticket, epoch reset"},
-    NamedVariant{"coarsened", Kind::Production, detail::kWarpLookback, Progress::Obe,
-                 Property::None, 1,
-                 "many items per thread with 16-byte loads; same protocol as warp-lookback"},
+    NamedVariant{"coarsened", Kind::Production, detail::kCoarsened, Progress::Obe, Property::None,
+                 1,
+                 "many items per thread with 16-byte loads; persistent blocks holding two "
+                 "tiles publish the newer tile's aggregate before the older one's look-back"},
     NamedVariant{"fallback", Kind::Production, detail::kFallback, Progress::Unfair, Property::None,
                  1,
                  "decoupled fallback: after a bounded spin a tile reduces the blocking "
@@ -166,6 +172,12 @@ inline constexpr std::array kCatalogue{
                  Progress::Unfair, Property::CorrectPrefix, 1,
                  "in-place fallback reduces a predecessor's input that may already be "
                  "overwritten by its output, and does not re-check"},
+    NamedVariant{
+        "count-tiles-not-blocks", Kind::Mutant,
+        detail::with(detail::kCoarsened, [](Protocol& p) { p.flaw = Flaw::CountTilesNotBlocks; }),
+        Progress::Obe, Property::Termination, 2,
+        "persistent blocks count finished tiles, not blocks: the ticket is reset "
+        "while a block still draws its last ticket, and the next launch skips a tile"},
     NamedVariant{"blockidx-tile-id", Kind::Mutant,
                  detail::with(detail::kWarpLookback,
                               [](Protocol& p) { p.tile_id = TileIdSource::BlockIdx; }),

@@ -91,6 +91,9 @@ enum class Flaw : std::uint8_t {
   FallbackNoValidation,     // in-place fallback trusts an input tile it read
                             // without re-checking the descriptor afterwards
   EpochWrapNotCleared,      // epoch wraps without clearing stale descriptors
+  CountTilesNotBlocks,      // persistent blocks: the finished counter counts
+                            // tiles, so the last tile's block resets the
+                            // ticket while other blocks still draw from it
 };
 
 // ---------------------------------------------------------------------------
@@ -129,6 +132,20 @@ struct Protocol {
   // output writes become strong, the owner fences before writing its output,
   // and a fallback re-reads the descriptor after reducing to validate.
   bool in_place = false;
+
+  // Tiles a block holds at once.
+  //   1: a block takes one tile id, scans the tile and exits; the grid has
+  //      one block per tile.
+  //   2: blocks are persistent: the grid is what the device holds at once
+  //      and a block takes ticket after ticket until the tickets run out.
+  //      Holding tile t, a block takes its next tile t' > t, scans it and
+  //      publishes t''s aggregate before it looks back for t, so the
+  //      look-back's wait overlaps the next tile's loads and no aggregate
+  //      ever waits on a look-back. A block waits only after publishing the
+  //      aggregate of every tile it holds, and only on lower tickets, which
+  //      running blocks hold: the ticket's forward-progress argument (OBE)
+  //      still holds. Needs TileIdSource::Ticket.
+  int tiles_per_block = 1;
 
   Flaw flaw = Flaw::None;
 
@@ -175,6 +192,17 @@ LOOKBACK_HD constexpr Status fallback_status(long long tile) {
 // Spinning is bounded (and so the variant needs no inter-block progress).
 LOOKBACK_HD constexpr bool bounded_wait(const Protocol& p) {
   return p.fallback && p.spin_bound > 0;
+}
+// Blocks are persistent: they loop over tickets (Protocol::tiles_per_block).
+LOOKBACK_HD constexpr bool persistent(const Protocol& p) {
+  return p.tiles_per_block > 1;
+}
+// The value of the finished-blocks counter at which a block knows it is the
+// last one of the launch, which then resets the ticket (Reset::Epoch). Every
+// block counts itself once, after the ticket draw that ended its loop.
+LOOKBACK_HD constexpr long long last_finisher(const Protocol& p, long long tiles,
+                                              long long blocks) {
+  return (persistent(p) && p.flaw != Flaw::CountTilesNotBlocks ? blocks : tiles) - 1;
 }
 // Number of separate value words per descriptor in the split layout.
 LOOKBACK_HD constexpr int split_value_words(const Protocol& p) {
@@ -400,6 +428,8 @@ LOOKBACK_HD constexpr const char* to_string(Flaw f) {
       return "fallback-no-validation";
     case Flaw::EpochWrapNotCleared:
       return "epoch-wrap-not-cleared";
+    case Flaw::CountTilesNotBlocks:
+      return "count-tiles-not-blocks";
   }
   return "?";
 }

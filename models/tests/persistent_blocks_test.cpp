@@ -1,0 +1,214 @@
+// Persistent blocks that hold two tiles (Protocol::tiles_per_block == 2, the
+// `coarsened` variant): the model runs fewer blocks than tiles, each block
+// publishes its newer tile's aggregate before it looks back for the older
+// one, and the finished-blocks counter counts blocks. These tests pin the
+// program's shape (every tile scanned once, no wait while an aggregate is
+// unpublished, the pipelined order reachable) and that the usual flaws, put
+// on the persistent program, are still caught.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+
+#include "lookback/model/explorer.hpp"
+#include "lookback/model/protocol_model.hpp"
+#include "lookback/model/verdict.hpp"
+#include "lookback/protocol/catalogue.hpp"
+
+namespace {
+
+using namespace lookback::model;
+using namespace lookback::protocol;
+
+constexpr Protocol kCoarsened = production("coarsened");
+
+Instance instance(int tiles, int blocks, Layout layout = Layout::Packed, int launches = 1) {
+  Instance i;
+  i.tiles = tiles;
+  i.blocks = blocks;
+  i.layout = layout;
+  i.launches = launches;
+  return i;
+}
+
+ExploreResult run(const Protocol& p, const Instance& i, Progress progress = Progress::Obe,
+                  std::function<void(const ExecutionGraph&)> on_execution = {}) {
+  ExploreOptions opt;
+  opt.progress = progress;
+  opt.on_execution = std::move(on_execution);
+  return explore(build_protocol_system(p, i), opt);
+}
+
+bool violates(const ExploreResult& r, Property p) {
+  return r.violations.count(p) > 0;
+}
+
+Protocol with_flaw(Flaw f) {
+  Protocol p = kCoarsened;
+  p.flaw = f;
+  return p;
+}
+
+TEST(PersistentBlocks, CoarsenedIsPersistentAndOthersAreNot) {
+  EXPECT_TRUE(persistent(kCoarsened));
+  EXPECT_FALSE(persistent(production("warp-lookback")));
+  EXPECT_FALSE(persistent(production("fallback")));
+  // Blocks default to half the tiles, at least two; other variants run one
+  // per tile.
+  EXPECT_EQ(blocks_for(kCoarsened, instance(6, 0)), 3);
+  EXPECT_EQ(blocks_for(kCoarsened, instance(3, 0)), 2);
+  EXPECT_EQ(blocks_for(kCoarsened, instance(1, 0)), 1);
+  EXPECT_EQ(blocks_for(kCoarsened, instance(5, 4)), 4);
+  EXPECT_EQ(blocks_for(production("warp-lookback"), instance(5, 0)), 5);
+  // The last finisher is the last block, not the last tile.
+  EXPECT_EQ(last_finisher(kCoarsened, 6, 3), 2);
+  EXPECT_EQ(last_finisher(production("warp-lookback"), 6, 6), 5);
+  EXPECT_EQ(last_finisher(with_flaw(Flaw::CountTilesNotBlocks), 6, 3), 5);
+}
+
+TEST(PersistentBlocks, SystemHasOneThreadPerBlock) {
+  const System s = build_protocol_system(kCoarsened, instance(5, 2));
+  ASSERT_EQ(s.threads.size(), 2u);
+  EXPECT_EQ(s.symmetry_class[0], s.symmetry_class[1]);  // ticket ids: interchangeable
+  // Two launches: the first has half the tiles (2) and so at most 2 blocks.
+  const System reuse = build_protocol_system(kCoarsened, instance(4, 3, Layout::Packed, 2));
+  EXPECT_EQ(reuse.threads.size(), 2u + 3u);
+}
+
+TEST(PersistentBlocks, ProductionPassesAcrossShapes) {
+  for (Layout layout : {Layout::Packed, Layout::Split}) {
+    for (auto [tiles, blocks] : {std::pair{4, 1}, {4, 2}, {5, 2}, {4, 3}, {3, 3}}) {
+      const ExploreResult r = run(kCoarsened, instance(tiles, blocks, layout));
+      EXPECT_TRUE(r.passed()) << to_string(layout) << " " << tiles << " tiles, " << blocks
+                              << " blocks: " << r.violations.begin()->second.message;
+      EXPECT_GT(r.executions, 0u);
+      EXPECT_EQ(r.stuck, 0u);
+    }
+    const ExploreResult reuse = run(kCoarsened, instance(4, 2, layout, 2));
+    EXPECT_TRUE(reuse.passed()) << to_string(layout) << " reuse";
+  }
+}
+
+// Every execution: each tile is loaded, published and stored by exactly one
+// block, and no block reads a predecessor's descriptor while it holds a tile
+// whose aggregate it has not published. Some execution shows the pipelined
+// order: a block publishes a newer tile's aggregate before the PREFIX of the
+// older tile it holds.
+TEST(PersistentBlocks, EveryTileOnceAndNoWaitWithAnUnpublishedAggregate) {
+  constexpr int kTiles = 5;
+  std::mutex mu;
+  std::uint64_t executions = 0, pipelined = 0;
+  std::vector<std::string> problems;
+  const ExploreResult r =
+      run(kCoarsened, instance(kTiles, 2), Progress::Obe, [&](const ExecutionGraph& g) {
+        std::map<int, int> loads, stores;
+        bool saw_pipelined = false;
+        std::vector<std::string> bad;
+        for (int t = 0; t < g.threads(); ++t) {
+          std::vector<int> pending;     // loaded, aggregate not yet published
+          std::vector<int> unresolved;  // aggregate published, PREFIX not yet
+          for (int id : g.thread_events(t)) {
+            const Event& e = g.event(id);
+            switch (e.step) {
+              case Step::LoadInput:
+                ++loads[e.tile];
+                pending.push_back(e.tile);
+                break;
+              case Step::PublishAggregate:
+                std::erase(pending, e.tile);
+                if (!unresolved.empty()) saw_pipelined = true;
+                unresolved.push_back(e.tile);
+                break;
+              case Step::PublishPrefix:
+                std::erase(pending, e.tile);
+                std::erase(unresolved, e.tile);
+                break;
+              case Step::LookbackStatus:
+                if (!pending.empty())
+                  bad.push_back("a block reads desc[" + std::to_string(e.tile) + "] holding tile " +
+                                std::to_string(pending.front()) + " unpublished");
+                break;
+              case Step::StoreOutput:
+                ++stores[e.tile];
+                break;
+              default:
+                break;
+            }
+          }
+        }
+        for (int k = 0; k < kTiles; ++k)
+          if (loads[k] != 1 || stores[k] != 1)
+            bad.push_back("tile " + std::to_string(k) + " loaded " + std::to_string(loads[k]) +
+                          "x, stored " + std::to_string(stores[k]) + "x");
+        std::lock_guard lock(mu);
+        ++executions;
+        pipelined += saw_pipelined ? 1 : 0;
+        problems.insert(problems.end(), bad.begin(), bad.end());
+      });
+  EXPECT_TRUE(r.passed());
+  EXPECT_GT(executions, 0u);
+  EXPECT_GT(pipelined, 0u) << "no execution publishes a newer aggregate before an older PREFIX";
+  EXPECT_TRUE(problems.empty()) << problems.front();
+}
+
+TEST(PersistentBlocks, FlawsOnThePersistentProgramAreCaught) {
+  EXPECT_TRUE(
+      violates(run(with_flaw(Flaw::StopAtAggregate), instance(4, 2)), Property::CorrectPrefix));
+  EXPECT_TRUE(violates(run(with_flaw(Flaw::PrefixBeforeLookback), instance(4, 2)),
+                       Property::CorrectPrefix));
+  EXPECT_TRUE(violates(run(with_flaw(Flaw::Tile0PublishesAggregate), instance(4, 2)),
+                       Property::Termination));
+  Protocol relaxed = kCoarsened;
+  relaxed.publish_order = Order::Relaxed;
+  EXPECT_TRUE(violates(run(relaxed, instance(4, 2, Layout::Split)), Property::NoDataRace));
+  Protocol no_reset = kCoarsened;
+  no_reset.reset = Reset::None;
+  EXPECT_TRUE(violates(run(no_reset, instance(4, 2, Layout::Packed, 2)), Property::CorrectPrefix));
+}
+
+// Ticket tile ids need OBE: under HSA or with no fairness at all, a started
+// block that holds a low tile may never run again.
+TEST(PersistentBlocks, LiveUnderObeButNotHsaOrUnfair) {
+  EXPECT_TRUE(run(kCoarsened, instance(4, 2), Progress::Obe).passed());
+  EXPECT_TRUE(run(kCoarsened, instance(4, 2), Progress::Lobe).passed());
+  EXPECT_TRUE(violates(run(kCoarsened, instance(4, 2), Progress::Hsa), Property::Termination));
+  EXPECT_TRUE(violates(run(kCoarsened, instance(4, 2), Progress::Unfair), Property::Termination));
+}
+
+// The counter must count blocks: counting tiles lets the last tile's block
+// reset the ticket while another block has not drawn yet. One block alone
+// draws its last ticket before it finishes its last tile, so it is safe.
+TEST(PersistentBlocks, CountingTilesBreaksReuseOnlyWithSeveralBlocks) {
+  const Protocol flawed = with_flaw(Flaw::CountTilesNotBlocks);
+  const ExploreResult two = run(flawed, instance(4, 2, Layout::Packed, 2));
+  EXPECT_TRUE(violates(two, Property::Termination));
+  EXPECT_TRUE(run(flawed, instance(4, 1, Layout::Packed, 2)).passed());
+  EXPECT_TRUE(run(kCoarsened, instance(4, 2, Layout::Packed, 2)).passed());
+}
+
+TEST(PersistentBlocks, RejectsWhatItCannotDescribe) {
+  Protocol blockidx = kCoarsened;
+  blockidx.tile_id = TileIdSource::BlockIdx;
+  EXPECT_THROW(build_protocol_system(blockidx, instance(4, 2)), std::invalid_argument);
+  Protocol three = kCoarsened;
+  three.tiles_per_block = 3;
+  EXPECT_THROW(build_protocol_system(three, instance(4, 2)), std::invalid_argument);
+  EXPECT_THROW(build_protocol_system(kCoarsened, instance(4, 5)), std::invalid_argument);
+  EXPECT_THROW(build_protocol_system(production("warp-lookback"), instance(4, 2)),
+               std::invalid_argument);
+  EXPECT_NO_THROW(build_protocol_system(production("warp-lookback"), instance(4, 4)));
+}
+
+TEST(PersistentBlocks, DefaultBoundsGiveEveryBlockTwoTiles) {
+  const CheckRun r = check_variant(*find_variant("count-tiles-not-blocks"), Settings{});
+  ASSERT_FALSE(r.runs.empty());
+  EXPECT_EQ(r.runs.front().instance.tiles, kDefaultPersistentReuseTiles);
+  EXPECT_TRUE(r.as_expected());
+  EXPECT_EQ(default_tiles(kCoarsened, Kind::Production, Layout::Packed, 1),
+            kDefaultPersistentTiles);
+}
+
+}  // namespace
