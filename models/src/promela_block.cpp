@@ -42,26 +42,19 @@ class BlockWriter {
         inst_(s.instance),
         g_(g),
         launch_(launch),
-        tiles_(g.tiles_of[static_cast<std::size_t>(launch)]) {}
+        tiles_(g.tiles_of[static_cast<std::size_t>(launch)]),
+        blocks_(g.threads_in(2 * launch)) {}
 
   // proctype block_L<launch>; returns the most shared events one block records.
   int block() {
+    if (persistent(p_)) return persistent_block();
     phase_ = 2 * launch_;
     w_.line("/* A block of launch " + str(launch_) + " (" + str(tiles_) + " tiles). */");
     w_.line("proctype block_L" + str(launch_) + "(byte thr; byte blk) {");
     w_.in();
     w_.line(p_.tile_id == TileIdSource::BlockIdx ? "byte tile = blk;  /* tile id from blockIdx */"
                                                  : "byte tile;");
-    w_.line("short aggr, incl, acc, wsum, red, seen_iv, seen_pub;");
-    w_.line("byte seen_st, seen_eff, stop;");
-    w_.line("int seen_ep;");
-    w_.line("bit cas_ok;");
-    w_.line("int fdone;");
-    const std::string lanes = "[" + str(inst_.window) + "]";
-    w_.line("byte ls" + lanes + ";   /* lane: status as seen in this launch */");
-    w_.line("short liv" + lanes + ";  /* lane: value */");
-    w_.line("byte lw_st" + lanes + "; int lw_ep" + lanes + "; short lw_iv" + lanes +
-            "; short lw_pub" + lanes + ";  /* lane: the word read */");
+    declare_locals();
     w_.line("{");
     w_.in();
     open_gate();
@@ -142,7 +135,7 @@ class BlockWriter {
       lines.push_back(s + ";");
     if (!guard.empty()) lines.push_back("(" + guard + ") ->");
     for (const auto& s : body)
-      lines.push_back(s + ";");
+      if (!s.empty()) lines.push_back(s + ";");  // "" leaves a part out
     if (lines.empty()) lines.push_back("skip;");
     w_.line("atomic {");
     w_.in();
@@ -217,15 +210,45 @@ class BlockWriter {
     step({}, "", checks);
   }
 
+  void declare_locals() {
+    w_.line("short aggr, incl, acc, wsum, red, seen_iv, seen_pub;");
+    w_.line("byte seen_st, seen_eff, stop;");
+    w_.line("int seen_ep;");
+    w_.line("bit cas_ok;");
+    w_.line("int fdone;");
+    const std::string lanes = "[" + str(inst_.window) + "]";
+    w_.line("byte ls" + lanes + ";   /* lane: status as seen in this launch */");
+    w_.line("short liv" + lanes + ";  /* lane: value */");
+    w_.line("byte lw_st" + lanes + "; int lw_ep" + lanes + "; short lw_iv" + lanes +
+            "; short lw_pub" + lanes + ";  /* lane: the word read */");
+  }
+
   void tile(int t) {
+    begin_tile(t, "aggr");
+    resolve_tile(t);
+    // As in the kernels and the explorer, the block counts itself finished
+    // (epoch hand-over) before its output. It only matters to a later
+    // launch: with one launch the explorer leaves it out, and so does the
+    // model.
+    if (counts_finish()) finish_launch("");
+    output(t, "finish()");
+  }
+
+  // The tile's input (the aggregate, into `var`) and its first publish.
+  void begin_tile(int t, const std::string& var) {
     // Only the owner writes its input tile (in place), and later: the load
     // commutes with everything, as in the explorer (load_unshared).
     if (p_.in_place)
-      local({"aggr = io_iv[" + str(launch_ * g_.capacity + t) + "]  /* own input tile */"});
+      local({var + " = io_iv[" + str(launch_ * g_.capacity + t) + "]  /* own input tile */"});
     else
-      local({"aggr = " + iv_literal(launch_, t, t) + "  /* read-only input tile */"});
+      local({var + " = " + iv_literal(launch_, t, t) + "  /* read-only input tile */"});
     const Status first = first_publish_status(p_, t);
-    publish(t, first, "aggr");
+    publish(t, first, var);
+  }
+
+  // The look-back from tile t (aggregate in aggr) and its PREFIX (in incl).
+  void resolve_tile(int t) {
+    const Status first = first_publish_status(p_, t);
     // A tile that has published its PREFIX is done, except under the flaw
     // that publishes PREFIX before looking back; tile 0 has no predecessor.
     if (t > 0 && (first == Status::Aggregate || p_.flaw == Flaw::PrefixBeforeLookback)) {
@@ -238,19 +261,137 @@ class BlockWriter {
     } else {
       local({"incl = aggr"});
     }
-    // As in the kernels and the explorer, the block counts itself finished
-    // (epoch hand-over) before its output. It only matters to a later
-    // launch: with one launch the explorer leaves it out, and so does the
-    // model.
-    if (p_.reset == Reset::Epoch && inst_.launches > 1) finish_launch();
+  }
+
+  // The tile's output (incl); `finish` is added to the step (the thread's
+  // last one when it says finish()).
+  void output(int t, const std::string& finish) {
     fence(output_fence(p_), "before the output");
     const std::string out = str(launch_ * g_.capacity + t);
     if (p_.in_place) {
       step({}, "",
-           {"io_iv[" + out + "] = incl", "H_W(" + str(g_.loc_io(launch_, t)) + ")", "finish()"});
+           {"io_iv[" + out + "] = incl", "H_W(" + str(g_.loc_io(launch_, t)) + ")", finish});
     } else {
-      step({}, "", {"out_iv[" + out + "] = incl  /* private output tile */", "finish()"}, false);
+      step({}, "", {"out_iv[" + out + "] = incl  /* private output tile */", finish}, false);
     }
+  }
+
+  bool counts_finish() const { return p_.reset == Reset::Epoch && inst_.launches > 1; }
+
+  // Persistent blocks (protocol::persistent), as the explorer's
+  // run_persistent: draw a ticket; if it is a tile, load it and publish its
+  // aggregate; then look back for the tile drawn before (if any), publish its
+  // PREFIX and write its output; until a ticket is past the last tile. One
+  // copy of each tile's begin and resolve code (dispatched on the tile id),
+  // so every label is written once.
+  int persistent_block() {
+    phase_ = 2 * launch_;
+    w_.line("/* A persistent block of launch " + str(launch_) + " (" + str(tiles_) + " tiles, " +
+            str(blocks_) + " blocks, up to two tiles held at once). */");
+    w_.line("proctype block_L" + str(launch_) + "(byte thr; byte blk) {");
+    w_.in();
+    w_.line("byte older, newer;  /* the tile held, the tile drawn after it */");
+    w_.line("bit holds;  /* older is a tile */");
+    w_.line("short aggr_new;  /* newer's aggregate */");
+    declare_locals();
+    w_.line("{");
+    w_.in();
+    open_gate();
+    int events = 0;
+    if (p_.reset == Reset::Epoch) {
+      step({}, "", {"bep[thr] = epoch", "H_R(" + str(g_.loc_epoch) + ")"});
+      ++events;
+    }
+    const bool tiles_count = p_.flaw == Flaw::CountTilesNotBlocks;
+    // The draw; a block that draws past the last tile before holding one
+    // finishes right there (or after counting itself, with two launches).
+    const std::string none_left = "newer >= " + str(tiles_);
+    const std::string draw = "newer = ticket; ticket = ticket + 1; H_W(" + str(g_.loc_ticket) + ")";
+    const std::string finish_if_idle =
+        counts_finish() && !tiles_count
+            ? ""
+            : "if\n:: !holds && " + none_left + " -> finish();\n:: else -> skip;\nfi";
+    w_.line("draw_L" + str(launch_) + ":");
+    step({}, "", {draw, finish_if_idle});
+    w_.line("if");
+    w_.line(":: newer < " + str(tiles_) + " ->");
+    w_.in();
+    int most_begin = 0;
+    w_.line("if");
+    for (int t = 0; t < tiles_; ++t) {
+      w_.line(":: newer == " + str(t) + " ->");
+      w_.in();
+      const int before = events_;
+      begin_tile(t, "aggr_new");
+      most_begin = std::max(most_begin, events_ - before);
+      w_.out();
+    }
+    w_.line("fi;");
+    w_.out();
+    w_.line(":: else -> skip;");
+    w_.line("fi;");
+    w_.line("if");
+    w_.line(":: holds ->");
+    w_.in();
+    int most_resolve = 0;
+    w_.line("if");
+    for (int t = 0; t < tiles_; ++t) {
+      w_.line(":: older == " + str(t) + " ->");
+      w_.in();
+      const int before = events_;
+      resolve_tile(t);
+      if (counts_finish()) {
+        if (tiles_count) {
+          finish_launch("");
+        } else {
+          w_.line("if");
+          w_.line(":: " + none_left + " ->");
+          w_.in();
+          finish_launch("");
+          w_.out();
+          w_.line(":: else -> skip;");
+          w_.line("fi;");
+        }
+      }
+      output(t, "if\n:: " + none_left + " -> finish();\n:: else -> skip;\nfi");
+      most_resolve = std::max(most_resolve, events_ - before);
+      w_.out();
+    }
+    w_.line("fi;");
+    w_.out();
+    w_.line(":: else ->");
+    w_.in();
+    if (counts_finish() && !tiles_count) {
+      w_.line("if");
+      w_.line(":: " + none_left + " ->");
+      w_.in();
+      const int before = events_;
+      finish_launch("finish()");
+      most_resolve = std::max(most_resolve, events_ - before);
+      w_.out();
+      w_.line(":: else -> skip;");
+      w_.line("fi;");
+    } else {
+      w_.line("skip;");
+    }
+    w_.out();
+    w_.line("fi;");
+    w_.line("if");
+    w_.line(":: " + none_left + " -> goto end_L" + str(launch_) + ";");
+    w_.line(":: else -> skip;");
+    w_.line("fi;");
+    local({"older = newer", "aggr = aggr_new", "holds = 1"});
+    w_.line("goto draw_L" + str(launch_) + ";");
+    w_.line("end_L" + str(launch_) + ":");
+    w_.line("skip;");
+    w_.out();
+    w_.line("} unless { halt };");
+    w_.out();
+    w_.line("}");
+    w_.blank();
+    // A bound on one block's shared events: it draws at most every tile
+    // and one more ticket, and begins and resolves each tile at most once.
+    return events + (tiles_ + 1) + tiles_ * (most_begin + most_resolve);
   }
 
   void lookback(int t) {
@@ -430,10 +571,15 @@ class BlockWriter {
 
   // Epoch reset: the last block to count itself finished re-arms the
   // counters and bumps the epoch, clearing every descriptor first when the
-  // epoch wraps; then (every block) the output.
-  void finish_launch() {
-    const std::string last = str(tiles_ - 1);
-    step({}, "", {"fdone = done", "done = done + 1", "H_W(" + str(g_.loc_done) + ")"});
+  // epoch wraps. `finish` (finish() or empty) goes with the last step of
+  // either branch: where the block's program ends here.
+  void finish_launch(const std::string& finish) {
+    const std::string last = str(last_finisher(p_, tiles_, blocks_));
+    step(
+        {}, "",
+        {"fdone = done", "done = done + 1", "H_W(" + str(g_.loc_done) + ")",
+         finish.empty() ? ""
+                        : "if\n:: fdone != " + last + " -> " + finish + ";\n:: else -> skip;\nfi"});
     w_.line("if");
     w_.line(":: fdone == " + last + " ->");
     w_.in();
@@ -448,7 +594,7 @@ class BlockWriter {
       if (next == 0 && p_.flaw != Flaw::EpochWrapNotCleared)
         for (int k = 0; k < g_.capacity; ++k)
           clear_descriptor(k);
-      step({}, "", {"epoch = " + std::to_string(next), "H_W(" + str(g_.loc_epoch) + ")"});
+      step({}, "", {"epoch = " + std::to_string(next), "H_W(" + str(g_.loc_epoch) + ")", finish});
       w_.out();
     }
     w_.line(
@@ -464,7 +610,7 @@ class BlockWriter {
   const Protocol p_;
   const Instance inst_;
   const Geometry& g_;
-  const int launch_, tiles_;
+  const int launch_, tiles_, blocks_;
   int phase_ = 0;
   std::string gate_;  // start gate the next step must carry
   int events_ = 0;    // shared events written so far on this path (upper bound)

@@ -42,7 +42,9 @@ Geometry geometry(const PromelaSpec& spec) {
   for (int l = 0; l < inst.launches; ++l) {
     if (l > 0 && p.reset != Reset::Epoch)
       g.threads.push_back({static_cast<int>(g.threads.size()), l, -1, 2 * l - 1});
-    for (int b = 0; b < g.tiles_of[l]; ++b)
+    // One block per tile, or a persistent variant's blocks (as the explorer).
+    const int blocks = persistent(p) ? std::min(g.tiles_of[l], blocks_for(p, inst)) : g.tiles_of[l];
+    for (int b = 0; b < blocks; ++b)
       g.threads.push_back({static_cast<int>(g.threads.size()), l, b, 2 * l});
   }
   for (const Thread& t : g.threads)
@@ -339,6 +341,7 @@ PromelaSpec promela_spec(const NamedVariant& v, const Settings& s) {
   i.tiles = s.tiles.value_or(i.launches > 1 ? kDefaultReuseTiles : kDefaultTiles);
   i.window = s.window.value_or(kDefaultWindow);
   i.resident = s.resident.value_or(0);
+  i.blocks = s.blocks.value_or(0);
   spec.progress = s.progress.value_or(v.claims);
   spec.check_wait_free = v.claims == Progress::Unfair;
   return spec;
@@ -347,11 +350,6 @@ PromelaSpec promela_spec(const NamedVariant& v, const Settings& s) {
 void write_promela(std::ostream& out, const PromelaSpec& spec) {
   // The explorer's own validation, so both reject the same instances alike.
   (void)build_protocol_system(spec.protocol, spec.instance);
-  // The block proctypes are unrolled per tile id for one tile per block
-  // (promela_block.cpp); the persistent two-tile loop is not written yet.
-  if (persistent(spec.protocol))
-    throw std::invalid_argument("--emit-promela: persistent blocks (tiles_per_block 2, e.g. '" +
-                                spec.name + "') are not exported; the explorer checks them");
   const Geometry g = promela::geometry(spec);
   if (g.capacity > 15) throw std::invalid_argument("--emit-promela supports at most 15 tiles");
 

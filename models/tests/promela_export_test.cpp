@@ -30,7 +30,6 @@ bool has(const std::string& text, const std::string& what) {
 
 TEST(PromelaExport, EveryCatalogueEntryExportsDeterministically) {
   for (const auto& v : kCatalogue) {
-    if (persistent(v.protocol)) continue;  // PersistentBlocksAreRefused
     const std::string a = model_of(v.name), b = model_of(v.name);
     EXPECT_EQ(a, b) << v.name;
     EXPECT_TRUE(has(a, "variant '" + std::string(v.name) + "'")) << v.name;
@@ -85,7 +84,7 @@ TEST(PromelaExport, RejectsWhatTheExplorerRejects) {
         explorer_rejects = true;
       }
       std::ostringstream out;
-      if (explorer_rejects || persistent(spec.protocol))
+      if (explorer_rejects)
         EXPECT_THROW(write_promela(out, spec), std::invalid_argument) << v.name;
       else
         EXPECT_NO_THROW(write_promela(out, spec)) << v.name;
@@ -95,23 +94,21 @@ TEST(PromelaExport, RejectsWhatTheExplorerRejects) {
   EXPECT_THROW(model_of("warp-lookback", big), std::invalid_argument);
 }
 
-// The block proctypes are unrolled per tile for one tile per block; the
-// persistent two-tile loop is refused with a message that names it (the
-// explorer checks those variants).
-TEST(PromelaExport, PersistentBlocksAreRefused) {
-  int persistent_entries = 0;
-  for (const auto& v : kCatalogue) {
-    if (!persistent(v.protocol)) continue;
-    ++persistent_entries;
-    try {
-      (void)model_of(v.name);
-      ADD_FAILURE() << v.name << " exported";
-    } catch (const std::invalid_argument& e) {
-      EXPECT_TRUE(has(e.what(), "persistent blocks")) << e.what();
-      EXPECT_TRUE(has(e.what(), v.name)) << e.what();
-    }
-  }
-  EXPECT_GE(persistent_entries, 2);  // coarsened and count-tiles-not-blocks
+// Persistent blocks: fewer proctypes than tiles, a draw loop, and the
+// finished counter compared with the last block (not the last tile).
+TEST(PromelaExport, PersistentBlocksLoopOverTickets) {
+  const std::string m = model_of("coarsened");  // 3 tiles on 2 blocks
+  EXPECT_TRUE(has(m, "A persistent block of launch 0 (3 tiles, 2 blocks"));
+  EXPECT_TRUE(has(m, "run block_L0(1, 1);"));
+  EXPECT_FALSE(has(m, "run block_L0(2, 2);"));
+  EXPECT_TRUE(has(m, "goto draw_L0;"));
+  EXPECT_FALSE(has(m, "out of range: the ticket was not reset"));
+  Settings reuse;
+  reuse.launches = 2;
+  reuse.tiles = 4;
+  EXPECT_TRUE(has(model_of("coarsened", reuse), ":: fdone == 1 ->"));               // 2 blocks
+  EXPECT_TRUE(has(model_of("count-tiles-not-blocks", reuse), ":: fdone == 3 ->"));  // 4 tiles
+  EXPECT_FALSE(has(model_of("warp-lookback"), "goto draw_L0;"));
 }
 
 struct CliRun {

@@ -21,11 +21,11 @@ constexpr int kIndex = LOOKBACK_STRESS_ENTRY;
 constexpr protocol::NamedVariant kEntry = protocol::kCatalogue[kIndex];
 constexpr protocol::Protocol kProtocol = kEntry.protocol;
 
-// The tile algorithm: the fallback family and "coarsened" run on the striped
-// (coarsened, vectorised) agent; everything else, the warp-lookback mutants
-// included, on the warp look-back agent whose tiles are smaller (more tiles,
-// more look-back traffic per launch). Aligned buffers only: no scalar path.
-constexpr bool kStriped = kProtocol.fallback || std::string_view(kEntry.name) == "coarsened" ||
+// The tile algorithm: the fallback family and the persistent entries
+// ("coarsened" and its mutant) run on the striped (coarsened, vectorised) agent; everything else,
+// the warp-lookback mutants included, on the warp look-back agent whose tiles are smaller (more
+// tiles, more look-back traffic per launch). Aligned buffers only: no scalar path.
+constexpr bool kStriped = kProtocol.fallback || protocol::persistent(kProtocol) ||
                           std::string_view(kEntry.name) == "fenced-lookback";
 // The fallback family runs with the fallback's own tuning, as in production.
 constexpr Variant kVariant = kProtocol.fallback ? Variant::Fallback
@@ -122,6 +122,7 @@ EntryRunner make_entry<kIndex>() {
   r.in_place = kProtocol.in_place;
   r.fallback = kProtocol.fallback;
   r.blockidx_tiles = kProtocol.tile_id == protocol::TileIdSource::BlockIdx;
+  r.persistent = protocol::persistent(kProtocol);
   r.tile_items = detail::tile_items<Config, std::uint32_t>();
   r.temp_bytes = &temp_bytes;
   r.run = &run;

@@ -351,7 +351,9 @@ CellResult Harness::run(const EntryRunner& entry, const Knob& knob, double secon
           p.starve_tile =
               static_cast<std::uint32_t>(s.rng() % static_cast<std::uint64_t>(tiles - 1));
           p.starve_done = &device::header_of(sites[site].temp)->done;
-          p.starve_until_done = static_cast<std::uint32_t>(tiles - 1);
+          // Every other block: one per tile, or the persistent grid.
+          const std::int64_t blocks = entry.persistent ? std::min(tiles, resident) : tiles;
+          p.starve_until_done = static_cast<std::uint32_t>(blocks - 1);
         } else {
           p.starve_tile = device::kNoTile;
         }

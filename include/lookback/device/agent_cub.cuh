@@ -25,6 +25,7 @@ template <class Tag, class Policy, class T, class Op, bool kExclusive, bool kDet
           bool kInstrumented>
 struct CubAgent {
   static constexpr Protocol P = Tag::value;
+  static_assert(!protocol::persistent(P), "the CUB tile algorithm runs one tile per block");
   static_assert(protocol::data_order(P) == protocol::Order::Weak,
                 "the CUB tile algorithm moves data with weak accesses only");
   static_assert(!protocol::bounded_wait(P), "the CUB tile algorithm has no fallback");

@@ -15,10 +15,22 @@
 // fallback reduces a predecessor's tile with the very same code (one warp
 // playing every warp in turn), so its aggregate is bitwise the owner's.
 //
-// Per block: tile id (and epoch) -> load -> aggregate -> warp 0 publishes and
-// looks back (tile_prefix.cuh) while the other warps finish their local scan
-// -> barrier -> the block counts itself finished (launch_state.cuh) ->
-// combine with the tile's exclusive prefix -> store.
+// Per tile: tile id -> load -> aggregate -> warp 0 publishes and looks back
+// (tile_prefix.cuh) while the other warps finish their local scan -> barrier
+// -> combine with the tile's exclusive prefix -> store. A block counts itself
+// finished (launch_state.cuh) after its last look-back, before its last
+// stores.
+//
+// One tile per block (protocol::persistent(P) false): the grid has a block
+// per tile. Persistent blocks (P.tiles_per_block == 2): the grid is what the
+// device holds at once (dispatch.cuh) and a block holds two tiles, each in
+// its own register set and shared-memory stage. Holding tile t (aggregate
+// published), it draws its next tile, loads and scans it and publishes its
+// aggregate, and only then looks back for t and stores t. So the look-back's
+// wait overlaps the next tile's loads, an aggregate never waits on a
+// look-back, and a block waits only on lower tiles whose aggregates are on
+// their way: the protocol the model checks for such variants
+// (models/src/protocol_model.cpp, run_persistent).
 #pragma once
 
 #include <cstdint>
@@ -79,12 +91,22 @@ struct StripedAgent {
   // (a call, or both live at once, would spill in the hot path).
   static constexpr bool kStashWarp0 = protocol::bounded_wait(P);
   static constexpr int kStashItems = kStashWarp0 ? 32 * kItems : 1;
+  // Tiles a block holds at once: one register set and one shared-memory
+  // stage each.
+  static constexpr bool kPersistent = protocol::persistent(P);
+  static constexpr int kStages = kPersistent ? 2 : 1;
+  static_assert(!(kPersistent && kStashWarp0),
+                "persistent blocks with a fallback: the stash would need both tiles' items");
+  static_assert(!kPersistent || P.tile_id == protocol::TileIdSource::Ticket,
+                "persistent blocks draw their tiles by ticket");
 
   struct Shared {
-    Vector staged[kStagedChunks > 0 ? kWarps : 1][kStagedChunks > 0 ? kStagedChunks : 1][32];
+    Vector staged[kStages][kStagedChunks > 0 ? kWarps : 1][kStagedChunks > 0 ? kStagedChunks : 1]
+                 [32];
     T stash[kStashItems];
     typename WarpScanT::TempStorage scan[kWarps];
-    T carry[kWarps][kAllChunks];  // carry[w][k] = total_0 op ... op total_{k-1} of warp w
+    // carry[s][w][k] = total_0 op ... op total_{k-1} of warp w, stage s
+    T carry[kStages][kWarps][kAllChunks];
     T warp_aggregate[kWarps];
     T tile_exclusive;
     std::uint32_t tile;
@@ -98,10 +120,10 @@ struct StripedAgent {
 
   // The staged chunks first (cp.async, in flight while the register loads
   // are issued), then the register chunks.
-  __device__ static void stage_full(Shared& sm, const T* segment, int warp, int lane) {
+  __device__ static void stage_full(Shared& sm, int stage, const T* segment, int warp, int lane) {
 #pragma unroll
     for (int s = 0; s < kStagedChunks; ++s)
-      stage_vector(sm.staged[warp][s][lane], segment + offset(kChunks + s, lane));
+      stage_vector(sm.staged[stage][warp][s][lane], segment + offset(kChunks + s, lane));
     if constexpr (kAsyncStage && kStagedChunks > 0) __pipeline_commit();
   }
   __device__ static void stage_vector(Vector& dst, const T* src) {
@@ -128,12 +150,12 @@ struct StripedAgent {
         v[e] = off + e < valid ? load_object<kData, alignof(T)>(segment + off + e) : fill;
     }
   }
-  __device__ static void load_partial(Shared& sm, const T* segment, int warp, int lane,
+  __device__ static void load_partial(Shared& sm, int stage, const T* segment, int warp, int lane,
                                       std::int64_t valid, const T& fill, Items& items) {
 #pragma unroll
     for (int s = 0; s < kStagedChunks; ++s)
       load_vector_partial(segment, offset(kChunks + s, lane), valid, fill,
-                          sm.staged[warp][s][lane].item);
+                          sm.staged[stage][warp][s][lane].item);
 #pragma unroll
     for (int k = 0; k < kChunks; ++k)
       load_vector_partial(segment, offset(k, lane), valid, fill, items[k]);
@@ -157,8 +179,8 @@ struct StripedAgent {
   // chunk has nothing left of it in an exclusive scan: bit k of `absent`);
   // lane 0 records the chunk's carry. `running` folds the chunk totals
   // exactly as TileReducer folds them.
-  __device__ static void scan_chunk(Op& op, Shared& sm, int warp, int lane, int k, T (&v)[kVec],
-                                    T& running, Absent& absent) {
+  __device__ static void scan_chunk(Op& op, Shared& sm, int stage, int warp, int lane, int k,
+                                    T (&v)[kVec], T& running, Absent& absent) {
     T inclusive;
     const T total = chunk_scan(op, sm.scan[warp], v, inclusive);
     const T up = cub::ShuffleUp<32>(inclusive, 1, 0, 0xffffffffu);
@@ -178,26 +200,26 @@ struct StripedAgent {
         v[e] = run.value;
       }
     }
-    if (k > 0 && lane == 0) sm.carry[warp][k] = running;
+    if (k > 0 && lane == 0) sm.carry[stage][warp][k] = running;
     running = k == 0 ? total : op(running, total);
   }
   // The register chunks, then the staged ones (in place in shared memory).
   // Returns the warp's aggregate.
-  __device__ static T scan_segment(Op& op, Shared& sm, int warp, int lane, Items& items,
+  __device__ static T scan_segment(Op& op, Shared& sm, int stage, int warp, int lane, Items& items,
                                    Absent& absent) {
     T running{};
 #pragma unroll
     for (int k = 0; k < kChunks; ++k)
-      scan_chunk(op, sm, warp, lane, k, items[k], running, absent);
+      scan_chunk(op, sm, stage, warp, lane, k, items[k], running, absent);
     if constexpr (kAsyncStage && kStagedChunks > 0) __pipeline_wait_prior(0);  // own copies only
 #pragma unroll
     for (int s = 0; s < kStagedChunks; ++s) {
-      Vector& staged = sm.staged[warp][s][lane];
+      Vector& staged = sm.staged[stage][warp][s][lane];
       T v[kVec];
 #pragma unroll
       for (int e = 0; e < kVec; ++e)
         v[e] = staged.item[e];
-      scan_chunk(op, sm, warp, lane, kChunks + s, v, running, absent);
+      scan_chunk(op, sm, stage, warp, lane, kChunks + s, v, running, absent);
 #pragma unroll
       for (int e = 0; e < kVec; ++e)
         staged.item[e] = v[e];
@@ -208,11 +230,11 @@ struct StripedAgent {
   // Chunk k's items become prefixes local to the tile: (warp_exclusive op
   // carry_k) op item. `first_absent`: the tile's very first item of an
   // exclusive scan, with nothing left of it at all.
-  __device__ static void to_tile_prefix(Op& op, const Shared& sm, int warp, int k,
+  __device__ static void to_tile_prefix(Op& op, const Shared& sm, int stage, int warp, int k,
                                         const Partial<T>& warp_exclusive, Absent absent,
                                         T (&v)[kVec], bool& first_absent) {
     Partial<T> pre = warp_exclusive;
-    if (k > 0) pre = combine(op, pre, sm.carry[warp][k]);
+    if (k > 0) pre = combine(op, pre, sm.carry[stage][warp][k]);
 #pragma unroll
     for (int e = 0; e < kVec; ++e) {
       if (kExclusive && e == 0 && ((absent >> k) & 1)) {
@@ -283,6 +305,155 @@ struct StripedAgent {
     }
   };
 
+  // One tile's state between its steps, in the registers of every thread
+  // (each thread's own share).
+  struct Work {
+    std::uint32_t tile;
+    bool full;
+    std::int64_t segment_base, segment_valid;
+    T aggregate;
+    Partial<T> warp_exclusive;
+    Absent absent;      // see scan_chunk
+    bool first_absent;  // exclusive: the tile's first item, nothing left of it
+  };
+  using Prefix = TilePrefix<P, Policy, T, Op, kExclusive, kDeterministic, kInstrumented>;
+
+  // Every persistent block draws until a ticket is past the last tile, so a
+  // launch draws num_tiles + gridDim.x tickets: a larger one means the
+  // ticket was not reset (the one-tile program's TicketOverflow check).
+  __device__ static void check_ticket(const Params& p, std::uint32_t t) {
+    if (kPersistent && t >= p.num_tiles && t - p.num_tiles >= gridDim.x)
+      raise_error(p.header, DeviceError::TicketOverflow, t);
+  }
+
+  // Thread 0 draws the block's next tile (a persistent block's later draws).
+  __device__ static std::uint32_t draw(const Params& p, Shared& sm, int tid) {
+    if (tid == 0) {
+      std::uint32_t t = LaunchState<P>::tile_id(p.header);
+      check_ticket(p, t);
+      if constexpr (kInstrumented) t = perturb_tile(p.perturb, t, p.num_tiles);
+      sm.tile = t;
+    }
+    __syncthreads();
+    const std::uint32_t t = sm.tile;
+    __syncthreads();  // sm.tile is free for the next draw
+    return t;
+  }
+
+  // Load, local scan, aggregate; warp 0 publishes it. The register items
+  // become prefixes local to the tile (the staged ones on their way out).
+  __device__ static void begin(const Params& p, Shared& sm, const Desc& desc, Op& op, int stage,
+                               std::uint32_t epoch, int warp, int lane, Work& w, Items& items) {
+    const std::int64_t tile_base = static_cast<std::int64_t>(w.tile) * kTileItems;
+    const std::int64_t tile_valid = p.num_items - tile_base;
+    w.full = tile_valid >= kTileItems;
+    w.segment_base = tile_base + static_cast<std::int64_t>(warp) * kSegment;
+    w.segment_valid = tile_valid - static_cast<std::int64_t>(warp) * kSegment;
+    if (w.full) {
+      stage_full(sm, stage, p.in + w.segment_base, warp, lane);
+      load_full(p.in + w.segment_base, lane, items);
+    } else {
+      // Items past the end get a copy of the tile's first item: they only
+      // ever sit to the right of every valid item, so no valid output sees them.
+      const T fill = load_object<kData, alignof(T)>(p.in + tile_base);
+      load_partial(sm, stage, p.in + w.segment_base, warp, lane, w.segment_valid, fill, items);
+    }
+
+    w.absent = 0;
+    const T warp_aggregate = scan_segment(op, sm, stage, warp, lane, items, w.absent);
+    if (lane == 0) sm.warp_aggregate[warp] = warp_aggregate;
+    __syncthreads();
+
+    w.aggregate = sm.warp_aggregate[0];
+    w.warp_exclusive = Partial<T>{};
+#pragma unroll
+    for (int v = 1; v < kWarps; ++v) {
+      if (v == warp) w.warp_exclusive = Partial<T>{w.aggregate, true};
+      w.aggregate = op(w.aggregate, sm.warp_aggregate[v]);
+    }
+
+    if (warp == 0) Prefix::publish_aggregate(p, desc, op, w.tile, epoch, w.aggregate, lane);
+
+    // Warp 0 does its share before its look-back, which gives its
+    // predecessors time to publish.
+    w.first_absent = false;
+#pragma unroll
+    for (int k = 0; k < kChunks; ++k)
+      to_tile_prefix(op, sm, stage, warp, k, w.warp_exclusive, w.absent, items[k], w.first_absent);
+  }
+
+  // Warp 0 looks back and publishes PREFIX; the block learns the tile's
+  // exclusive prefix (sm.tile_exclusive) after the barrier. Returns false
+  // when the look-back gave up (watchdog).
+  __device__ static bool resolve(const Params& p, Shared& sm, const Desc& desc, Op& op,
+                                 std::uint32_t epoch, int warp, int lane, const Work& w,
+                                 Items& items) {
+    if (warp == 0) {
+      if constexpr (kStashWarp0) {
+#pragma unroll
+        for (int k = 0; k < kChunks; ++k)
+#pragma unroll
+          for (int e = 0; e < kVec; ++e)
+            sm.stash[(k * kVec + e) * 32 + lane] = items[k][e];
+      }
+      TileReducer reduce{p.in, op, &sm.scan[0], lane};
+      Partial<T> exclusive{};
+      const bool ok =
+          Prefix::resolve(p, desc, op, w.tile, epoch, w.aggregate, reduce, lane, exclusive);
+      if (lane == 0) {
+        sm.tile_exclusive = exclusive.value;
+        sm.has_exclusive = exclusive.valid ? 1 : 0;
+        sm.ok = ok ? 1 : 0;
+      }
+    }
+    __syncthreads();
+    if constexpr (kStashWarp0) {
+      if (warp == 0) {
+#pragma unroll
+        for (int k = 0; k < kChunks; ++k)
+#pragma unroll
+          for (int e = 0; e < kVec; ++e)
+            items[k][e] = sm.stash[(k * kVec + e) * 32 + lane];
+      }
+    }
+    return sm.ok != 0;
+  }
+
+  // The tile's output: local prefixes combined with its exclusive prefix.
+  __device__ static void store(const Params& p, Shared& sm, Op& op, int stage, int warp, int lane,
+                               const Work& w, Items& items) {
+    const Partial<T> exclusive{sm.tile_exclusive, sm.has_exclusive != 0};
+#pragma unroll
+    for (int k = 0; k < kChunks; ++k)
+      to_output(op, k, exclusive, w.first_absent, items[k]);
+    // In-place fallback: "output written" must imply "descriptor published"
+    // for a validating reader (protocol::output_fence).
+    fence<protocol::output_fence(P)>();
+    T* segment = p.out + w.segment_base;
+#pragma unroll
+    for (int k = 0; k < kChunks; ++k)
+      store_vector(segment, offset(k, lane), w.full, w.segment_valid, items[k]);
+#pragma unroll
+    for (int s = 0; s < kStagedChunks; ++s) {
+      T v[kVec];
+#pragma unroll
+      for (int e = 0; e < kVec; ++e)
+        v[e] = sm.staged[stage][warp][s][lane].item[e];
+      bool unused = false;  // the tile's first item is never a staged one (kChunks >= 1)
+      to_tile_prefix(op, sm, stage, warp, kChunks + s, w.warp_exclusive, w.absent, v, unused);
+      to_output(op, kChunks + s, exclusive, false, v);
+      store_vector(segment, offset(kChunks + s, lane), w.full, w.segment_valid, v);
+    }
+  }
+
+  // Counts the block finished (after a __syncthreads() that follows its last
+  // descriptor access), from the last warp, whose release waits for no data
+  // store of its own (launch_state.cuh).
+  __device__ static void count_finished(const Params& p, const Desc& desc, std::uint32_t epoch,
+                                        int warp, int lane) {
+    if (warp == kWarps - 1) LaunchState<P>::finish(p.header, desc, p.num_tiles, epoch, lane);
+  }
+
   __device__ static void run(const Params& p) {
     __shared__ Shared sm;
     const int tid = static_cast<int>(threadIdx.x);
@@ -294,114 +465,65 @@ struct StripedAgent {
     if constexpr (kInstrumented) prestress(p.perturb);
     if (tid == 0) {
       sm.tile = LaunchState<P>::tile_id(p.header);
+      check_ticket(p, sm.tile);
       if constexpr (kInstrumented) sm.tile = perturb_tile(p.perturb, sm.tile, p.num_tiles);
       sm.epoch = LaunchState<P>::epoch(p.header);
     }
     __syncthreads();
-    const std::uint32_t tile = sm.tile;
     const std::uint32_t epoch = sm.epoch;
-    if (tile >= p.num_tiles) {  // only if the ticket was not reset
-      if (tid == 0) raise_error(p.header, DeviceError::TicketOverflow, tile);
-      if (warp == 0) LaunchState<P>::finish(p.header, desc, p.num_tiles, epoch, lane);
+    Work a;
+    a.tile = sm.tile;
+    if constexpr (kPersistent) {
+      __syncthreads();  // sm.tile is free for the next draw
+      run_persistent(p, sm, desc, op, epoch, warp, lane, a);
       return;
     }
-
-    const std::int64_t tile_base = static_cast<std::int64_t>(tile) * kTileItems;
-    const std::int64_t tile_valid = p.num_items - tile_base;
-    const bool full = tile_valid >= kTileItems;
-    const std::int64_t segment_base = tile_base + static_cast<std::int64_t>(warp) * kSegment;
-    const std::int64_t segment_valid = tile_valid - static_cast<std::int64_t>(warp) * kSegment;
-
+    if (a.tile >= p.num_tiles) {  // only if the ticket was not reset
+      if (tid == 0) raise_error(p.header, DeviceError::TicketOverflow, a.tile);
+      count_finished(p, desc, epoch, warp, lane);
+      return;
+    }
     Items items;
-    if (full) {
-      stage_full(sm, p.in + segment_base, warp, lane);
-      load_full(p.in + segment_base, lane, items);
-    } else {
-      // Items past the end get a copy of the tile's first item: they only
-      // ever sit to the right of every valid item, so no valid output sees them.
-      const T fill = load_object<kData, alignof(T)>(p.in + tile_base);
-      load_partial(sm, p.in + segment_base, warp, lane, segment_valid, fill, items);
+    begin(p, sm, desc, op, 0, epoch, warp, lane, a, items);
+    const bool ok = resolve(p, sm, desc, op, epoch, warp, lane, a, items);
+    count_finished(p, desc, epoch, warp, lane);
+    if (ok) store(p, sm, op, 0, warp, lane, a, items);
+  }
+
+  // Two tiles in flight, a and b, each with its own registers and stage;
+  // the loop body is written out once per role so that no register array is
+  // indexed at run time. A stage is refilled only after these threads issued
+  // the stores of the tile it held (their shared-memory reads of it are done:
+  // every thread reads only the slots it filled).
+  __device__ static void run_persistent(const Params& p, Shared& sm, const Desc& desc, Op& op,
+                                        std::uint32_t epoch, int warp, int lane, Work& a) {
+    const int tid = static_cast<int>(threadIdx.x);
+    // Under the CountTilesNotBlocks flaw (a mutant) every tile counts itself
+    // finished, as if it had a block of its own.
+    constexpr bool kCountTiles = P.flaw == protocol::Flaw::CountTilesNotBlocks;
+    if (a.tile >= p.num_tiles) {  // other blocks took every tile
+      if (!kCountTiles) count_finished(p, desc, epoch, warp, lane);
+      return;
     }
+    Items ra, rb;
+    Work b;
+    begin(p, sm, desc, op, 0, epoch, warp, lane, a, ra);
+    for (;;) {
+      b.tile = draw(p, sm, tid);
+      if (b.tile < p.num_tiles) begin(p, sm, desc, op, 1, epoch, warp, lane, b, rb);
+      bool ok = resolve(p, sm, desc, op, epoch, warp, lane, a, ra);
+      bool last = b.tile >= p.num_tiles || !ok;
+      if (last || kCountTiles) count_finished(p, desc, epoch, warp, lane);
+      if (ok) store(p, sm, op, 0, warp, lane, a, ra);
+      if (last) return;
 
-    Absent absent = 0;
-    const T warp_aggregate = scan_segment(op, sm, warp, lane, items, absent);
-    if (lane == 0) sm.warp_aggregate[warp] = warp_aggregate;
-    __syncthreads();
-
-    T aggregate = sm.warp_aggregate[0];
-    Partial<T> warp_exclusive{};
-#pragma unroll
-    for (int w = 1; w < kWarps; ++w) {
-      if (w == warp) warp_exclusive = Partial<T>{aggregate, true};
-      aggregate = op(aggregate, sm.warp_aggregate[w]);
-    }
-
-    using Prefix = TilePrefix<P, Policy, T, Op, kExclusive, kDeterministic, kInstrumented>;
-    if (warp == 0) Prefix::publish_aggregate(p, desc, op, tile, epoch, aggregate, lane);
-
-    // Register items become prefixes local to the tile (staged ones on their
-    // way out). Warp 0 does its share before its look-back, which gives its
-    // predecessors time to publish.
-    bool first_absent = false;  // exclusive: the tile's first item, nothing left of it
-#pragma unroll
-    for (int k = 0; k < kChunks; ++k)
-      to_tile_prefix(op, sm, warp, k, warp_exclusive, absent, items[k], first_absent);
-
-    if (warp == 0) {
-      if constexpr (kStashWarp0) {
-#pragma unroll
-        for (int k = 0; k < kChunks; ++k)
-#pragma unroll
-          for (int e = 0; e < kVec; ++e)
-            sm.stash[(k * kVec + e) * 32 + lane] = items[k][e];
-      }
-      TileReducer reduce{p.in, op, &sm.scan[0], lane};
-      Partial<T> exclusive{};
-      const bool ok = Prefix::resolve(p, desc, op, tile, epoch, aggregate, reduce, lane, exclusive);
-      if (lane == 0) {
-        sm.tile_exclusive = exclusive.value;
-        sm.has_exclusive = exclusive.valid ? 1 : 0;
-        sm.ok = ok ? 1 : 0;
-      }
-    }
-    __syncthreads();
-    // The block's descriptor accesses are over (warp 0's, ordered by the
-    // barrier): count it finished now, from the last warp, whose release
-    // waits for no data store of its own (launch_state.cuh).
-    if (warp == kWarps - 1) LaunchState<P>::finish(p.header, desc, p.num_tiles, epoch, lane);
-    if constexpr (kStashWarp0) {
-      if (warp == 0) {
-#pragma unroll
-        for (int k = 0; k < kChunks; ++k)
-#pragma unroll
-          for (int e = 0; e < kVec; ++e)
-            items[k][e] = sm.stash[(k * kVec + e) * 32 + lane];
-      }
-    }
-
-    if (sm.ok) {
-      const Partial<T> exclusive{sm.tile_exclusive, sm.has_exclusive != 0};
-#pragma unroll
-      for (int k = 0; k < kChunks; ++k)
-        to_output(op, k, exclusive, first_absent, items[k]);
-      // In-place fallback: "output written" must imply "descriptor published"
-      // for a validating reader (protocol::output_fence).
-      fence<protocol::output_fence(P)>();
-      T* segment = p.out + segment_base;
-#pragma unroll
-      for (int k = 0; k < kChunks; ++k)
-        store_vector(segment, offset(k, lane), full, segment_valid, items[k]);
-#pragma unroll
-      for (int s = 0; s < kStagedChunks; ++s) {
-        T v[kVec];
-#pragma unroll
-        for (int e = 0; e < kVec; ++e)
-          v[e] = sm.staged[warp][s][lane].item[e];
-        bool unused = false;  // the tile's first item is never a staged one (kChunks >= 1)
-        to_tile_prefix(op, sm, warp, kChunks + s, warp_exclusive, absent, v, unused);
-        to_output(op, kChunks + s, exclusive, false, v);
-        store_vector(segment, offset(kChunks + s, lane), full, segment_valid, v);
-      }
+      a.tile = draw(p, sm, tid);
+      if (a.tile < p.num_tiles) begin(p, sm, desc, op, 0, epoch, warp, lane, a, ra);
+      ok = resolve(p, sm, desc, op, epoch, warp, lane, b, rb);
+      last = a.tile >= p.num_tiles || !ok;
+      if (last || kCountTiles) count_finished(p, desc, epoch, warp, lane);
+      if (ok) store(p, sm, op, 1, warp, lane, b, rb);
+      if (last) return;
     }
   }
 };

@@ -9,6 +9,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -31,7 +33,8 @@ template <class Cfg, class T>
 constexpr std::int64_t tile_items() {
   return Cfg::policy::template tile_items<T>();
 }
-// Tile ids are 32-bit and the grid has one block per tile (gridDim.x < 2^31).
+// Tile ids are 32-bit and the grid has at most one block per tile
+// (gridDim.x < 2^31; persistent blocks draw num_tiles + gridDim.x tickets).
 template <class Cfg, class T>
 constexpr std::int64_t max_items() {
   return std::int64_t{0x7fffffff} * tile_items<Cfg, T>();
@@ -50,9 +53,42 @@ using agent_t =
                        device::StripedAgent<ProtocolTag<P>, typename Cfg::policy, T, Op, kExclusive,
                                             A, Cfg::deterministic, Cfg::instrumented>>;
 
+// Blocks of `Agent` the current device holds at once: the grid of a
+// persistent variant (protocol::persistent), which draws every tile by
+// ticket. Asked once per device and agent.
+template <class Agent>
+cudaError_t resident_blocks(std::uint32_t& blocks) {
+  constexpr int kDevices = 64;
+  static std::atomic<std::uint32_t> known[kDevices];  // 0: not asked yet
+  int dev = 0;
+  cudaError_t e = cudaGetDevice(&dev);
+  if (e != cudaSuccess) return fail_cuda(e, "cudaGetDevice");
+  const bool cached = dev >= 0 && dev < kDevices;
+  if (cached && (blocks = known[dev].load(std::memory_order_relaxed)) != 0) return cudaSuccess;
+  int sms = 0, per_sm = 0;
+  e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  if (e == cudaSuccess)
+    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, device::scan_kernel<Agent>,
+                                                      Agent::kThreads, 0);
+  if (e != cudaSuccess) return fail_cuda(e, "sizing the grid of persistent blocks");
+  if (per_sm < 1 || sms < 1)
+    return fail(cudaErrorInvalidConfiguration, "the scan kernel does not fit on this device");
+  blocks = static_cast<std::uint32_t>(sms) * static_cast<std::uint32_t>(per_sm);
+  if (cached) known[dev].store(blocks, std::memory_order_relaxed);
+  return cudaSuccess;
+}
+
+// One block per tile; a persistent agent: as many as fit at once, at most
+// one per tile.
 template <class Agent>
 cudaError_t launch(const typename Agent::Params& params, cudaStream_t stream) {
-  device::scan_kernel<Agent><<<params.num_tiles, Agent::kThreads, 0, stream>>>(params);
+  std::uint32_t grid = params.num_tiles;
+  if constexpr (protocol::persistent(Agent::P)) {
+    std::uint32_t resident = 0;
+    if (const cudaError_t e = resident_blocks<Agent>(resident); e != cudaSuccess) return e;
+    grid = std::min(grid, resident);
+  }
+  device::scan_kernel<Agent><<<grid, Agent::kThreads, 0, stream>>>(params);
   const cudaError_t e = cudaGetLastError();
   return e == cudaSuccess ? succeed() : fail_cuda(e, "scan kernel launch");
 }

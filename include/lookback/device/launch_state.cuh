@@ -7,8 +7,11 @@
 //      carry that epoch (protocol::encode_tag) and a descriptor of another
 //      epoch reads as INVALID (protocol::effective_status);
 //   2. after its last descriptor access a block increments Header::done with
-//      an acq_rel RMW; the block that brings it to num_tiles is the last one,
-//      and every other block's descriptor and ticket accesses happen before it.
+//      an acq_rel RMW; the block that brings it to the number of blocks
+//      (protocol::last_finisher: one per tile, or the grid of persistent
+//      blocks, each counted after the draw that ended its loop) is the last
+//      one, and every other block's descriptor and ticket accesses happen
+//      before it.
 //      The tile algorithms count a block finished right after the barrier
 //      that ends its look-back, before it stores its output, and from a warp
 //      with no stores in flight: the RMW's release half then waits for no
@@ -66,7 +69,7 @@ struct LaunchState {
       if (lane == 0) {
         const std::uint32_t before =
             device_ref<std::uint32_t>(h->done).fetch_add(1u, rmw_order<kDoneOrder>());
-        last = before == num_tiles - 1 ? 1u : 0u;
+        last = before == protocol::last_finisher(P, num_tiles, gridDim.x) ? 1u : 0u;
       }
       last = __shfl_sync(0xffffffffu, last, 0);
       if (!last) return;

@@ -21,6 +21,7 @@ struct EntryRunner {
   bool in_place = false;        // the protocol scans over its input
   bool fallback = false;        // the decoupled-fallback family (spin bound or not)
   bool blockidx_tiles = false;  // tile ids come from blockIdx, not from a ticket
+  bool persistent = false;      // a grid of resident blocks draws every tile by ticket
   std::int64_t tile_items = 0;
   // Bytes of temp storage for n items.
   std::size_t (*temp_bytes)(std::int64_t n) = nullptr;

@@ -1,0 +1,140 @@
+// Persistent two-tile blocks (the coarsened variant, protocol::persistent):
+// the grid is what the device holds at once, sizes around that grid, many
+// launches of changing grid sizes on one plan (the finished counter counts
+// blocks, so each launch must leave the ticket at 0), and a stale ticket
+// reported as an error instead of a silent skip.
+#include <cstddef>
+
+#include "scan_test_util.hpp"
+
+namespace lt = lookback::testing;
+namespace lp = lookback::protocol;
+
+namespace {
+
+using Cfg = lookback::Coarsened;
+using Agent = lookback::detail::agent_t<Cfg, Cfg::protocol, false, lookback::device::Access::Vector,
+                                        std::uint32_t, lookback::Sum>;
+constexpr std::int64_t kTile = lookback::detail::tile_items<Cfg, std::uint32_t>();
+
+static_assert(lp::persistent(Cfg::protocol), "the coarsened variant runs persistent blocks");
+static_assert(!lp::persistent(lookback::WarpLookback::protocol));
+
+std::uint32_t resident() {
+  std::uint32_t blocks = 0;
+  EXPECT_EQ(lookback::detail::resident_blocks<Agent>(blocks), cudaSuccess)
+      << lookback::last_error_message();
+  return blocks;
+}
+
+// One inclusive or exclusive u32 sum of n items on `plan`, checked.
+void check_plan_scan(lookback::ScanPlan<std::uint32_t>& plan, std::int64_t n, lt::Kind kind,
+                     std::uint64_t seed) {
+  const std::vector<std::uint32_t> in = lt::make_input<std::uint32_t>(n, seed);
+  lt::DeviceBuffer<std::uint32_t> a(in.size()), b(in.size());
+  ASSERT_TRUE(a && b);
+  LOOKBACK_CUDA_OK(cudaMemcpy(a.get(), in.data(), n * 4, cudaMemcpyHostToDevice));
+  const cudaError_t e = kind == lt::Kind::Inclusive ? plan.InclusiveSum(a.get(), b.get(), n)
+                                                    : plan.ExclusiveSum(a.get(), b.get(), n);
+  ASSERT_EQ(e, cudaSuccess) << lookback::last_error_message();
+  std::vector<std::uint32_t> got(in.size());
+  LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), b.get(), n * 4, cudaMemcpyDeviceToHost));
+  EXPECT_TRUE(lt::equal_exactly(lt::reference_scan(in, kind), got, kTile)) << "n = " << n;
+}
+
+TEST(ScanPersistent, GridIsWhatTheDeviceHoldsAtOnce) {
+  LOOKBACK_REQUIRE_GPU();
+  int dev = 0, sms = 0, per_sm = 0;
+  LOOKBACK_CUDA_OK(cudaGetDevice(&dev));
+  LOOKBACK_CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  LOOKBACK_CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &per_sm, lookback::device::scan_kernel<Agent>, Agent::kThreads, 0));
+  EXPECT_GE(per_sm, 1);
+  EXPECT_EQ(resident(), static_cast<std::uint32_t>(sms * per_sm));
+  EXPECT_EQ(resident(), static_cast<std::uint32_t>(sms * per_sm));  // cached, same answer
+}
+
+// Fewer tiles than the grid (one block per tile), exactly the grid, and
+// many tiles per block; partial last tiles.
+TEST(ScanPersistent, SizesAroundTheGrid) {
+  LOOKBACK_REQUIRE_GPU();
+  const std::int64_t grid = resident();
+  ASSERT_GT(grid, 1);
+  lookback::ScanPlan<std::uint32_t> plan;
+  ASSERT_EQ(plan.init(kTile * (8 * grid + 3)), cudaSuccess) << lookback::last_error_message();
+  std::uint64_t seed = 1;
+  for (std::int64_t tiles : {std::int64_t{1}, std::int64_t{2}, grid - 1, grid, grid + 1,
+                             2 * grid + 1, 8 * grid + 3}) {
+    for (std::int64_t cut : {std::int64_t{0}, kTile / 2 + 1}) {
+      const std::int64_t n = std::max<std::int64_t>(1, tiles * kTile - cut);
+      check_plan_scan(plan, n, lt::Kind::Inclusive, seed++);
+      check_plan_scan(plan, n, lt::Kind::Exclusive, seed++);
+    }
+  }
+}
+
+// Each launch's last block (by the finished-blocks count) resets the ticket
+// for the next one; grids of different sizes follow each other on one plan.
+TEST(ScanPersistent, ManyLaunchesOfChangingGridsOnOnePlan) {
+  LOOKBACK_REQUIRE_GPU();
+  const std::int64_t grid = resident();
+  lookback::ScanPlan<std::uint32_t> plan;
+  ASSERT_EQ(plan.init(kTile * (3 * grid)), cudaSuccess) << lookback::last_error_message();
+  const std::int64_t sizes[] = {kTile * 3 * grid, 5, kTile * grid / 2 + 7, kTile * 2 * grid - 1,
+                                kTile + 1};
+  for (int round = 0; round < 40; ++round)
+    check_plan_scan(plan, sizes[round % 5], round % 2 ? lt::Kind::Exclusive : lt::Kind::Inclusive,
+                    100 + round);
+}
+
+// A ticket left at a stale value is reported (cudaErrorLaunchFailure, the
+// message says why), never a silent partial scan or a hang, for persistent
+// blocks and for one block per tile; the same storage then scans correctly.
+template <class C>
+void stale_ticket_is_reported() {
+  constexpr lp::Protocol kP = C::protocol;  // Reset::Epoch, as in ScanPlan
+  const std::int64_t n = kTile * 40 + 3;
+  const std::vector<std::uint32_t> in = lt::make_input<std::uint32_t>(n, 7);
+  lt::DeviceBuffer<std::uint32_t> a(in.size()), b(in.size());
+  ASSERT_TRUE(a && b);
+  LOOKBACK_CUDA_OK(cudaMemcpy(a.get(), in.data(), n * 4, cudaMemcpyHostToDevice));
+  std::size_t bytes = 0;
+  ASSERT_EQ((lookback::detail::scan_with_protocol<C, kP, false>(nullptr, bytes, a.get(), b.get(), n,
+                                                                lookback::Sum{}, 0u, 0, {})),
+            cudaSuccess);
+  lt::DeviceBuffer<unsigned char> temp(bytes);
+  ASSERT_TRUE(temp);
+  LOOKBACK_CUDA_OK(cudaMemset(temp.get(), 0, bytes));
+  const std::uint32_t stale = 1u << 30;
+  auto* header = lookback::device::header_of(temp.get());
+  LOOKBACK_CUDA_OK(cudaMemcpy(&header->ticket, &stale, 4, cudaMemcpyHostToDevice));
+  lookback::Options options;
+  options.watchdog_rounds = 20000;
+  options.check_errors = true;
+  const cudaError_t e = lookback::detail::scan_with_protocol<C, kP, false>(
+      temp.get(), bytes, a.get(), b.get(), n, lookback::Sum{}, 0u, 0, options);
+  EXPECT_EQ(e, cudaErrorLaunchFailure) << lookback::last_error_message();
+  EXPECT_NE(std::string(lookback::last_error_message()).find("the ticket was not reset"),
+            std::string::npos)
+      << lookback::last_error_message();
+  LOOKBACK_CUDA_OK(cudaDeviceSynchronize());
+
+  // Every block counted itself finished, so the last one reset the ticket.
+  LOOKBACK_CUDA_OK((lookback::detail::scan_with_protocol<C, kP, false>(
+      temp.get(), bytes, a.get(), b.get(), n, lookback::Sum{}, 0u, 0, options)));
+  std::vector<std::uint32_t> got(in.size());
+  LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), b.get(), n * 4, cudaMemcpyDeviceToHost));
+  EXPECT_TRUE(lt::equal_exactly(lt::reference_scan(in, lt::Kind::Inclusive), got, kTile));
+}
+
+TEST(ScanPersistent, StaleTicketIsReportedPersistent) {
+  LOOKBACK_REQUIRE_GPU();
+  stale_ticket_is_reported<lookback::Coarsened>();
+}
+
+TEST(ScanPersistent, StaleTicketIsReportedOneTilePerBlock) {
+  LOOKBACK_REQUIRE_GPU();
+  stale_ticket_is_reported<lookback::WarpLookback>();
+}
+
+}  // namespace
