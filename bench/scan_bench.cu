@@ -352,16 +352,6 @@ void run_op(const Settings& settings, const char* op_name, const std::vector<std
   CHECK_CUDA(cudaStreamDestroy(stream));
 }
 
-// The striped agent with one tile per block: the coarsened variant before
-// it ran persistent two-tile blocks (its protocol is warp-lookback's). The
-// tuning and exploration suites' older shapes run this way, as measured.
-template <class Base>
-struct OneTile : Base {
-  static constexpr lookback::protocol::Protocol protocol =
-      lookback::protocol::production("warp-lookback");
-  static constexpr lookback::protocol::Protocol protocol_in_place = protocol;
-};
-
 // Benchmark configurations: vector path only (the pools are aligned).
 template <lookback::Variant V, class Policy = lookback::detail::default_policy_t<V>,
           bool kDet = false>
@@ -370,27 +360,24 @@ using BWarp = Bench<lookback::Variant::WarpLookback>;
 using BCoarse = Bench<lookback::Variant::Coarsened>;
 using BFallback = Bench<lookback::Variant::Fallback>;
 using BCoarseDet = Bench<lookback::Variant::Coarsened, lookback::CoarsenedPolicy, true>;
-// The coarsened variant's previous policy (one tile per block, 256 x (128 +
-// 128 staged) bytes, 3000 ns look-back delay), as a reference row.
-using BCoarseOneTile = OneTile<Bench<lookback::Variant::Coarsened,
-                                     lookback::TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>>>;
+using BPipelined = Bench<lookback::Variant::Pipelined>;
 
 void main_suite(const Settings& s) {
   const auto ns = sizes(s, true);
-  const std::vector<const char*> three = {"warp-lookback", "coarsened", "fallback"};
-  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, BWarp, BCoarse, BFallback,
-         BCoarseOneTile>(s, "u32_incl_sum", ns,
-                         {"warp-lookback", "coarsened", "fallback", "coarsened-1tile"});
-  run_op<Case<std::uint32_t, OpKind::Sum, true>, std::uint32_t, BWarp, BCoarse, BFallback>(
-      s, "u32_excl_sum", ns, three);
-  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, BWarp, BCoarse, BFallback>(
-      s, "u64_incl_sum", ns, three);
-  run_op<Case<float, OpKind::Sum, false>, float, BWarp, BCoarse, BFallback, BCoarseDet>(
-      s, "f32_incl_sum", ns, {"warp-lookback", "coarsened", "fallback", "coarsened-det"});
-  run_op<Case<double, OpKind::Sum, false>, double, BWarp, BCoarse, BFallback>(s, "f64_incl_sum", ns,
-                                                                              three);
-  run_op<Case<std::uint32_t, OpKind::Max, false>, std::uint32_t, BWarp, BCoarse, BFallback>(
-      s, "u32_incl_max", ns, three);
+  const std::vector<const char*> four = {"warp-lookback", "coarsened", "pipelined", "fallback"};
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, BWarp, BCoarse, BPipelined,
+         BFallback>(s, "u32_incl_sum", ns, four);
+  run_op<Case<std::uint32_t, OpKind::Sum, true>, std::uint32_t, BWarp, BCoarse, BPipelined,
+         BFallback>(s, "u32_excl_sum", ns, four);
+  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, BWarp, BCoarse, BPipelined,
+         BFallback>(s, "u64_incl_sum", ns, four);
+  run_op<Case<float, OpKind::Sum, false>, float, BWarp, BCoarse, BPipelined, BFallback, BCoarseDet>(
+      s, "f32_incl_sum", ns,
+      {"warp-lookback", "coarsened", "pipelined", "fallback", "coarsened-det"});
+  run_op<Case<double, OpKind::Sum, false>, double, BWarp, BCoarse, BPipelined, BFallback>(
+      s, "f64_incl_sum", ns, four);
+  run_op<Case<std::uint32_t, OpKind::Max, false>, std::uint32_t, BWarp, BCoarse, BPipelined,
+         BFallback>(s, "u32_incl_max", ns, four);
 }
 
 // Tuning sweep around the chosen policies (policy.hpp), u32 inclusive sum.
@@ -400,32 +387,32 @@ void tuning_suite(const Settings& s) {
   std::vector<std::int64_t> ns;
   for (int l : {16, 20, 22, 24, 26, 28, 30})
     if (l >= s.min_log && l <= s.max_log) ns.push_back(std::int64_t{1} << l);
-  // Persistent two-tile blocks (the coarsened variant): register + staged
+  // Persistent two-tile blocks (the pipelined variant): register + staged
   // bytes per thread, blocks per SM; * marks the chosen policy (policy.hpp).
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t,
-         Bench<C::Coarsened, TilePolicy<128, 64, 4, 0, 0, false, 0, 160>>,
-         Bench<C::Coarsened, TilePolicy<128, 64, 4, 0, 0, false, 0, 176>>,
-         Bench<C::Coarsened, TilePolicy<128, 80, 4, 0, 0, false, 0, 160>>,
-         Bench<C::Coarsened, TilePolicy<128, 64, 4, 0, 0, false, 0, 128>>,
-         Bench<C::Coarsened, TilePolicy<128, 64, 4, 1000, 0, false, 1024, 160>>>(
+         Bench<C::Pipelined, TilePolicy<128, 64, 4, 0, 0, false, 0, 160>>,
+         Bench<C::Pipelined, TilePolicy<128, 64, 4, 0, 0, false, 0, 176>>,
+         Bench<C::Pipelined, TilePolicy<128, 80, 4, 0, 0, false, 0, 160>>,
+         Bench<C::Pipelined, TilePolicy<128, 64, 4, 0, 0, false, 0, 128>>,
+         Bench<C::Pipelined, TilePolicy<128, 64, 4, 1000, 0, false, 1024, 160>>>(
       s, "tune_persistent", ns,
-      {"p128x(16+40)/4*", "p128x(16+44)/4", "p128x(20+40)/4", "p128x(16+32)/4",
+      {"p128x(16+40)/4", "p128x(16+44)/4", "p128x(20+40)/4*", "p128x(16+32)/4",
        "p128x(16+40)/4 d1000"});
   run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t,
-         Bench<C::Coarsened, TilePolicy<128, 64, 4, 0, 0, false, 0, 160>>,
-         Bench<C::Coarsened, TilePolicy<128, 64, 4, 0, 0, false, 0, 128>>>(
-      s, "tune_persistent_u64", ns, {"p128x(8+20)/4*", "p128x(8+16)/4"});
-  // One tile per block (the coarsened variant's shapes before persistent
-  // blocks): staged bytes per thread (shared memory, cp.async) on top of 128
-  // register bytes; * marks what was chosen then.
+         Bench<C::Pipelined, TilePolicy<128, 80, 4, 0, 0, false, 0, 160>>,
+         Bench<C::Pipelined, TilePolicy<128, 64, 4, 0, 0, false, 0, 160>>,
+         Bench<C::Pipelined, TilePolicy<128, 64, 4, 0, 0, false, 0, 128>>>(
+      s, "tune_persistent_u64", ns, {"p128x(10+20)/4*", "p128x(8+20)/4", "p128x(8+16)/4"});
+  // Staged bytes per thread (shared memory, cp.async) on top of 128 register
+  // bytes; * marks the chosen policies (policy.hpp).
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t,
-         OneTile<Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024>>>,
-         OneTile<Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 64>>>,
-         OneTile<Bench<C::Coarsened, TilePolicy<256, 128, 4, 2000, 0, false, 1024, 128>>>,
-         OneTile<Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>>>,
-         OneTile<Bench<C::Coarsened, TilePolicy<256, 128, 4, 4000, 0, false, 1024, 128>>>,
-         OneTile<Bench<C::Coarsened, TilePolicy<256, 128, 4, 0, 0, false, 1024, 128>>>,
-         OneTile<Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 160>>>>(
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 64>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 2000, 0, false, 1024, 128>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 4000, 0, false, 1024, 128>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 0, 0, false, 1024, 128>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 160>>>(
       s, "tune_coarse", ns,
       {"c256x32/4 d3000", "c256x(32+16)/4 d3000", "c256x(32+32)/4 d2000", "c256x(32+32)/4 d3000*",
        "c256x(32+32)/4 d4000", "c256x(32+32)/4 d0", "c256x(32+40)/4 d3000"});
@@ -441,9 +428,9 @@ void tuning_suite(const Settings& s) {
       {"w128x24/6 d2000", "w128x24/6 d3000*", "f256x32/4 d3000", "f256x(32+32)/4 d2000",
        "f256x(32+32)/4 d3000", "f256x(28+36)/4 d3000", "f256x(24+40)/4 d3000*"});
   run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t,
-         OneTile<Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024>>>,
-         OneTile<Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>>>,
-         OneTile<Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 160>>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 160>>,
          Bench<C::Fallback, TilePolicy<256, 96, 4, 3000, 0, false, 1024, 160>>>(
       s, "tune_u64", ns,
       {"c256x16/4 d3000", "c256x(16+16)/4 d3000*", "c256x(16+20)/4 d3000",
@@ -477,22 +464,21 @@ void explore_suite(const Settings& s) {
     if (l >= s.min_log && l <= s.max_log) ns.push_back(std::int64_t{1} << l);
   using C = Variant;
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t,
-         OneTile<Bench<C::Coarsened, TilePolicy<256, 64, 4>>>,
-         OneTile<Bench<C::Coarsened, TilePolicy<256, 64, 6>>>,
-         OneTile<Bench<C::Coarsened, TilePolicy<256, 64, 6, 1000>>>,
-         OneTile<Bench<C::Coarsened, TilePolicy<256, 96, 5>>>,
-         OneTile<Bench<C::Coarsened, TilePolicy<256, 96, 5, 1000>>>,
-         OneTile<Bench<C::Coarsened, TilePolicy<256, 128, 4>>>,
-         OneTile<Bench<C::Coarsened, TilePolicy<256, 128, 4, 500>>>,
-         OneTile<Bench<C::Coarsened, TilePolicy<256, 128, 4, 1000>>>,
-         OneTile<Bench<C::Coarsened, TilePolicy<256, 128, 4, 2000>>>,
-         OneTile<Bench<C::Coarsened, TilePolicy<256, 128, 4, 1000, 300>>>,
-         OneTile<Bench<C::Coarsened, TilePolicy<256, 128, 4, 1000, 0, true>>>,
-         OneTile<Bench<C::Coarsened, TilePolicy<256, 64, 8, 1000>>>,
-         OneTile<Bench<C::Coarsened, TilePolicy<128, 128, 8, 1000>>>,
-         FencedLookback<OneTile<Bench<C::Coarsened, TilePolicy<256, 128, 4, 1000>>>>,
-         ExptRelaxed<OneTile<Bench<C::Coarsened, TilePolicy<256, 128, 4, 1000>>>>,
-         ExptRelaxed<OneTile<Bench<C::Coarsened, TilePolicy<256, 64, 6>>>>>(
+         Bench<C::Coarsened, TilePolicy<256, 64, 4>>, Bench<C::Coarsened, TilePolicy<256, 64, 6>>,
+         Bench<C::Coarsened, TilePolicy<256, 64, 6, 1000>>,
+         Bench<C::Coarsened, TilePolicy<256, 96, 5>>,
+         Bench<C::Coarsened, TilePolicy<256, 96, 5, 1000>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 500>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 1000>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 2000>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 1000, 300>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 1000, 0, true>>,
+         Bench<C::Coarsened, TilePolicy<256, 64, 8, 1000>>,
+         Bench<C::Coarsened, TilePolicy<128, 128, 8, 1000>>,
+         FencedLookback<Bench<C::Coarsened, TilePolicy<256, 128, 4, 1000>>>,
+         ExptRelaxed<Bench<C::Coarsened, TilePolicy<256, 128, 4, 1000>>>,
+         ExptRelaxed<Bench<C::Coarsened, TilePolicy<256, 64, 6>>>>(
       s, "explore_coarse", ns,
       {"c256x16/4", "c256x16/6", "c256x16/6 d1000", "c256x24/5", "c256x24/5 d1000", "c256x32/4",
        "c256x32/4 d500", "c256x32/4 d1000", "c256x32/4 d2000", "c256x32/4 d1000s300",
@@ -510,10 +496,10 @@ void explore_suite(const Settings& s) {
       {"w256x8/4", "w256x8/6 d1000", "w256x16/4 d1000", "w128x24/6 d1000", "f256x16/4",
        "f256x16/6 d1000", "f256x32/4 d1000"});
   run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t,
-         OneTile<Bench<C::Coarsened, TilePolicy<256, 64, 4>>>,
-         OneTile<Bench<C::Coarsened, TilePolicy<256, 64, 6, 1000>>>,
-         OneTile<Bench<C::Coarsened, TilePolicy<256, 96, 5, 1000>>>,
-         OneTile<Bench<C::Coarsened, TilePolicy<256, 128, 4, 1000>>>,
+         Bench<C::Coarsened, TilePolicy<256, 64, 4>>,
+         Bench<C::Coarsened, TilePolicy<256, 64, 6, 1000>>,
+         Bench<C::Coarsened, TilePolicy<256, 96, 5, 1000>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 1000>>,
          Bench<C::WarpLookback, TilePolicy<256, 64, 4, 1000>>,
          Bench<C::Fallback, TilePolicy<256, 128, 4, 1000>>>(
       s, "explore_u64", ns,
@@ -564,18 +550,21 @@ void stats_suite(const Settings& s) {
   Pools<std::uint32_t> pools(big);
   cudaStream_t stream;
   CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  using ICd =
-      OneTile<lookback::ScanConfig<lookback::Variant::Coarsened,
-                                   lookback::TilePolicy<256, 128, 4, 0>, false, true, false>>;
+  using ICd = lookback::ScanConfig<lookback::Variant::Coarsened,
+                                   lookback::TilePolicy<256, 128, 4, 0>, false, true, false>;
+  using IP = lookback::ScanConfig<lookback::Variant::Pipelined, lookback::PipelinedPolicy, false,
+                                  true, false>;
   for (std::int64_t n : {std::int64_t{1} << 20, std::int64_t{1} << 24, big}) {
-    stats_one<ICd>("coarsened-1tile, no delay", n, 0, pools, stream, s.quick);
+    stats_one<ICd>("coarsened, no delay", n, 0, pools, stream, s.quick);
     stats_one<IW>("warp-lookback", n, 0, pools, stream, s.quick);
     stats_one<IC>("coarsened", n, 0, pools, stream, s.quick);
+    stats_one<IP>("pipelined", n, 0, pools, stream, s.quick);
     stats_one<IF>("fallback", n, 0, pools, stream, s.quick);
   }
   for (std::uint32_t stall : {20000u, 100000u}) {
     const std::int64_t n = std::int64_t{1} << 24;
     stats_one<IC>("coarsened", n, stall, pools, stream, s.quick);
+    stats_one<IP>("pipelined", n, stall, pools, stream, s.quick);
     stats_one<IF>("fallback", n, stall, pools, stream, s.quick);
   }
   CHECK_CUDA(cudaStreamDestroy(stream));

@@ -234,8 +234,8 @@ std::optional<std::string> scan_error(const Sample& s) {
 // ------------------------------------------------------------ production
 
 // The production variants, each sampled by one property below.
-constexpr const char* kProduction[] = {"warp-lookback", "coarsened", "fallback", "fallback-inplace",
-                                       "fenced-lookback"};
+constexpr const char* kProduction[] = {"warp-lookback", "coarsened",        "pipelined",
+                                       "fallback",      "fallback-inplace", "fenced-lookback"};
 
 void every_sampled_schedule_is_safe(const char* name) {
   const NamedVariant v = *protocol::find_variant(name);
@@ -279,6 +279,9 @@ RC_GTEST_PROP(ModelSampling, WarpLookbackIsSafeOnSampledSchedules, ()) {
 }
 RC_GTEST_PROP(ModelSampling, CoarsenedIsSafeOnSampledSchedules, ()) {
   every_sampled_schedule_is_safe("coarsened");
+}
+RC_GTEST_PROP(ModelSampling, PipelinedIsSafeOnSampledSchedules, ()) {
+  every_sampled_schedule_is_safe("pipelined");
 }
 RC_GTEST_PROP(ModelSampling, FallbackIsSafeOnSampledSchedules, ()) {
   every_sampled_schedule_is_safe("fallback");

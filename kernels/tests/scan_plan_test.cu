@@ -108,4 +108,5 @@ void many_launches() {
 
 LOOKBACK_PLAN_TESTS(WarpLookback, lookback::WarpLookback)
 LOOKBACK_PLAN_TESTS(Coarsened, lookback::Coarsened)
+LOOKBACK_PLAN_TESTS(Pipelined, lookback::Pipelined)
 LOOKBACK_PLAN_TESTS(Fallback, lookback::Fallback)

@@ -85,6 +85,14 @@ TEST(ScanStall, CoarsenedWaits) {
   EXPECT_GT(s.spin_rounds, 0u);
   EXPECT_EQ(s.fallbacks, 0u);
 }
+TEST(ScanStall, PipelinedWaits) {
+  LOOKBACK_REQUIRE_GPU();
+  // A stalled tile's block holds its other tile too; exclusive, in place.
+  const auto s = stalled_scan<lookback::Instrumented<lookback::Pipelined>, std::uint32_t>(
+      true, Kind::Exclusive, 50000);
+  EXPECT_GT(s.spin_rounds, 0u);
+  EXPECT_EQ(s.fallbacks, 0u);
+}
 TEST(ScanStall, WarpLookbackWaits) {
   LOOKBACK_REQUIRE_GPU();
   const auto s = stalled_scan<lookback::Instrumented<lookback::WarpLookback>, double>(

@@ -73,6 +73,7 @@ TEST(ProgressFacts, OnlyTheFallbackTerminatesUnderUnfair) {
   EXPECT_TRUE(terminates("fallback", Progress::Unfair, TileIdSource::BlockIdx));
   EXPECT_FALSE(terminates("warp-lookback", Progress::Unfair, TileIdSource::Ticket));
   EXPECT_FALSE(terminates("coarsened", Progress::Unfair, TileIdSource::Ticket));
+  EXPECT_FALSE(terminates("pipelined", Progress::Unfair, TileIdSource::Ticket));
   EXPECT_FALSE(terminates("fallback-unbounded-spin", Progress::Unfair, TileIdSource::Ticket));
 }
 

@@ -1,5 +1,5 @@
 // Persistent blocks that hold two tiles (Protocol::tiles_per_block == 2, the
-// `coarsened` variant): the model runs fewer blocks than tiles, each block
+// `pipelined` variant): the model runs fewer blocks than tiles, each block
 // publishes its newer tile's aggregate before it looks back for the older
 // one, and the finished-blocks counter counts blocks. These tests pin the
 // program's shape (every tile scanned once, no wait while an aggregate is
@@ -23,7 +23,7 @@ namespace {
 using namespace lookback::model;
 using namespace lookback::protocol;
 
-constexpr Protocol kCoarsened = production("coarsened");
+constexpr Protocol kPipelined = production("pipelined");
 
 Instance instance(int tiles, int blocks, Layout layout = Layout::Packed, int launches = 1) {
   Instance i;
@@ -47,47 +47,48 @@ bool violates(const ExploreResult& r, Property p) {
 }
 
 Protocol with_flaw(Flaw f) {
-  Protocol p = kCoarsened;
+  Protocol p = kPipelined;
   p.flaw = f;
   return p;
 }
 
-TEST(PersistentBlocks, CoarsenedIsPersistentAndOthersAreNot) {
-  EXPECT_TRUE(persistent(kCoarsened));
+TEST(PersistentBlocks, PipelinedIsPersistentAndOthersAreNot) {
+  EXPECT_TRUE(persistent(kPipelined));
   EXPECT_FALSE(persistent(production("warp-lookback")));
+  EXPECT_FALSE(persistent(production("coarsened")));
   EXPECT_FALSE(persistent(production("fallback")));
   // Blocks default to half the tiles, at least two; other variants run one
   // per tile.
-  EXPECT_EQ(blocks_for(kCoarsened, instance(6, 0)), 3);
-  EXPECT_EQ(blocks_for(kCoarsened, instance(3, 0)), 2);
-  EXPECT_EQ(blocks_for(kCoarsened, instance(1, 0)), 1);
-  EXPECT_EQ(blocks_for(kCoarsened, instance(5, 4)), 4);
+  EXPECT_EQ(blocks_for(kPipelined, instance(6, 0)), 3);
+  EXPECT_EQ(blocks_for(kPipelined, instance(3, 0)), 2);
+  EXPECT_EQ(blocks_for(kPipelined, instance(1, 0)), 1);
+  EXPECT_EQ(blocks_for(kPipelined, instance(5, 4)), 4);
   EXPECT_EQ(blocks_for(production("warp-lookback"), instance(5, 0)), 5);
   // The last finisher is the last block, not the last tile.
-  EXPECT_EQ(last_finisher(kCoarsened, 6, 3), 2);
+  EXPECT_EQ(last_finisher(kPipelined, 6, 3), 2);
   EXPECT_EQ(last_finisher(production("warp-lookback"), 6, 6), 5);
   EXPECT_EQ(last_finisher(with_flaw(Flaw::CountTilesNotBlocks), 6, 3), 5);
 }
 
 TEST(PersistentBlocks, SystemHasOneThreadPerBlock) {
-  const System s = build_protocol_system(kCoarsened, instance(5, 2));
+  const System s = build_protocol_system(kPipelined, instance(5, 2));
   ASSERT_EQ(s.threads.size(), 2u);
   EXPECT_EQ(s.symmetry_class[0], s.symmetry_class[1]);  // ticket ids: interchangeable
   // Two launches: the first has half the tiles (2) and so at most 2 blocks.
-  const System reuse = build_protocol_system(kCoarsened, instance(4, 3, Layout::Packed, 2));
+  const System reuse = build_protocol_system(kPipelined, instance(4, 3, Layout::Packed, 2));
   EXPECT_EQ(reuse.threads.size(), 2u + 3u);
 }
 
 TEST(PersistentBlocks, ProductionPassesAcrossShapes) {
   for (Layout layout : {Layout::Packed, Layout::Split}) {
     for (auto [tiles, blocks] : {std::pair{4, 1}, {4, 2}, {5, 2}, {4, 3}, {3, 3}}) {
-      const ExploreResult r = run(kCoarsened, instance(tiles, blocks, layout));
+      const ExploreResult r = run(kPipelined, instance(tiles, blocks, layout));
       EXPECT_TRUE(r.passed()) << to_string(layout) << " " << tiles << " tiles, " << blocks
                               << " blocks: " << r.violations.begin()->second.message;
       EXPECT_GT(r.executions, 0u);
       EXPECT_EQ(r.stuck, 0u);
     }
-    const ExploreResult reuse = run(kCoarsened, instance(4, 2, layout, 2));
+    const ExploreResult reuse = run(kPipelined, instance(4, 2, layout, 2));
     EXPECT_TRUE(reuse.passed()) << to_string(layout) << " reuse";
   }
 }
@@ -103,7 +104,7 @@ TEST(PersistentBlocks, EveryTileOnceAndNoWaitWithAnUnpublishedAggregate) {
   std::uint64_t executions = 0, pipelined = 0;
   std::vector<std::string> problems;
   const ExploreResult r =
-      run(kCoarsened, instance(kTiles, 2), Progress::Obe, [&](const ExecutionGraph& g) {
+      run(kPipelined, instance(kTiles, 2), Progress::Obe, [&](const ExecutionGraph& g) {
         std::map<int, int> loads, stores;
         bool saw_pipelined = false;
         std::vector<std::string> bad;
@@ -161,10 +162,10 @@ TEST(PersistentBlocks, FlawsOnThePersistentProgramAreCaught) {
                        Property::CorrectPrefix));
   EXPECT_TRUE(violates(run(with_flaw(Flaw::Tile0PublishesAggregate), instance(4, 2)),
                        Property::Termination));
-  Protocol relaxed = kCoarsened;
+  Protocol relaxed = kPipelined;
   relaxed.publish_order = Order::Relaxed;
   EXPECT_TRUE(violates(run(relaxed, instance(4, 2, Layout::Split)), Property::NoDataRace));
-  Protocol no_reset = kCoarsened;
+  Protocol no_reset = kPipelined;
   no_reset.reset = Reset::None;
   EXPECT_TRUE(violates(run(no_reset, instance(4, 2, Layout::Packed, 2)), Property::CorrectPrefix));
 }
@@ -172,10 +173,10 @@ TEST(PersistentBlocks, FlawsOnThePersistentProgramAreCaught) {
 // Ticket tile ids need OBE: under HSA or with no fairness at all, a started
 // block that holds a low tile may never run again.
 TEST(PersistentBlocks, LiveUnderObeButNotHsaOrUnfair) {
-  EXPECT_TRUE(run(kCoarsened, instance(4, 2), Progress::Obe).passed());
-  EXPECT_TRUE(run(kCoarsened, instance(4, 2), Progress::Lobe).passed());
-  EXPECT_TRUE(violates(run(kCoarsened, instance(4, 2), Progress::Hsa), Property::Termination));
-  EXPECT_TRUE(violates(run(kCoarsened, instance(4, 2), Progress::Unfair), Property::Termination));
+  EXPECT_TRUE(run(kPipelined, instance(4, 2), Progress::Obe).passed());
+  EXPECT_TRUE(run(kPipelined, instance(4, 2), Progress::Lobe).passed());
+  EXPECT_TRUE(violates(run(kPipelined, instance(4, 2), Progress::Hsa), Property::Termination));
+  EXPECT_TRUE(violates(run(kPipelined, instance(4, 2), Progress::Unfair), Property::Termination));
 }
 
 // The counter must count blocks: counting tiles lets the last tile's block
@@ -186,17 +187,17 @@ TEST(PersistentBlocks, CountingTilesBreaksReuseOnlyWithSeveralBlocks) {
   const ExploreResult two = run(flawed, instance(4, 2, Layout::Packed, 2));
   EXPECT_TRUE(violates(two, Property::Termination));
   EXPECT_TRUE(run(flawed, instance(4, 1, Layout::Packed, 2)).passed());
-  EXPECT_TRUE(run(kCoarsened, instance(4, 2, Layout::Packed, 2)).passed());
+  EXPECT_TRUE(run(kPipelined, instance(4, 2, Layout::Packed, 2)).passed());
 }
 
 TEST(PersistentBlocks, RejectsWhatItCannotDescribe) {
-  Protocol blockidx = kCoarsened;
+  Protocol blockidx = kPipelined;
   blockidx.tile_id = TileIdSource::BlockIdx;
   EXPECT_THROW(build_protocol_system(blockidx, instance(4, 2)), std::invalid_argument);
-  Protocol three = kCoarsened;
+  Protocol three = kPipelined;
   three.tiles_per_block = 3;
   EXPECT_THROW(build_protocol_system(three, instance(4, 2)), std::invalid_argument);
-  EXPECT_THROW(build_protocol_system(kCoarsened, instance(4, 5)), std::invalid_argument);
+  EXPECT_THROW(build_protocol_system(kPipelined, instance(4, 5)), std::invalid_argument);
   EXPECT_THROW(build_protocol_system(production("warp-lookback"), instance(4, 2)),
                std::invalid_argument);
   EXPECT_NO_THROW(build_protocol_system(production("warp-lookback"), instance(4, 4)));
@@ -207,7 +208,7 @@ TEST(PersistentBlocks, DefaultBoundsGiveEveryBlockTwoTiles) {
   ASSERT_FALSE(r.runs.empty());
   EXPECT_EQ(r.runs.front().instance.tiles, kDefaultPersistentReuseTiles);
   EXPECT_TRUE(r.as_expected());
-  EXPECT_EQ(default_tiles(kCoarsened, Kind::Production, Layout::Packed, 1),
+  EXPECT_EQ(default_tiles(kPipelined, Kind::Production, Layout::Packed, 1),
             kDefaultPersistentTiles);
 }
 

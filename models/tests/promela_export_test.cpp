@@ -97,7 +97,7 @@ TEST(PromelaExport, RejectsWhatTheExplorerRejects) {
 // Persistent blocks: fewer proctypes than tiles, a draw loop, and the
 // finished counter compared with the last block (not the last tile).
 TEST(PromelaExport, PersistentBlocksLoopOverTickets) {
-  const std::string m = model_of("coarsened");  // 3 tiles on 2 blocks
+  const std::string m = model_of("pipelined");  // 3 tiles on 2 blocks
   EXPECT_TRUE(has(m, "A persistent block of launch 0 (3 tiles, 2 blocks"));
   EXPECT_TRUE(has(m, "run block_L0(1, 1);"));
   EXPECT_FALSE(has(m, "run block_L0(2, 2);"));
@@ -106,7 +106,7 @@ TEST(PromelaExport, PersistentBlocksLoopOverTickets) {
   Settings reuse;
   reuse.launches = 2;
   reuse.tiles = 4;
-  EXPECT_TRUE(has(model_of("coarsened", reuse), ":: fdone == 1 ->"));               // 2 blocks
+  EXPECT_TRUE(has(model_of("pipelined", reuse), ":: fdone == 1 ->"));               // 2 blocks
   EXPECT_TRUE(has(model_of("count-tiles-not-blocks", reuse), ":: fdone == 3 ->"));  // 4 tiles
   EXPECT_FALSE(has(model_of("warp-lookback"), "goto draw_L0;"));
 }

@@ -54,11 +54,12 @@ const Case kCases[] = {
     {"warp-lookback", "packed"},
     {"warp-lookback", "split", Layout::Split},
     {"warp-lookback", "reuse", std::nullopt, 2},
+    {"coarsened", "packed"},
     // persistent two-tile blocks, 3 tiles on 2 blocks (the reuse check, 4
     // tiles over two launches, agrees too but takes SPIN 5 minutes:
     // 2304 executions, 4.9M states)
-    {"coarsened", "packed"},
-    {"coarsened", "split", Layout::Split},
+    {"pipelined", "packed"},
+    {"pipelined", "split", Layout::Split},
     {"fenced-lookback", "packed"},
     {"fallback", "packed"},
     {"fallback-inplace", "packed"},
@@ -87,8 +88,8 @@ const Case kCases[] = {
     {"warp-lookback", "fair_resident1", std::nullopt, std::nullopt, Progress::Fair, 1},
     {"warp-lookback", "window1", std::nullopt, std::nullopt, std::nullopt, 0, 3, 1},
     {"warp-lookback", "tiles4", std::nullopt, std::nullopt, std::nullopt, 0, 4, 2},
-    {"coarsened", "hsa", std::nullopt, std::nullopt, Progress::Hsa},
-    {"coarsened", "unfair", std::nullopt, std::nullopt, Progress::Unfair},
+    {"pipelined", "hsa", std::nullopt, std::nullopt, Progress::Hsa},
+    {"pipelined", "unfair", std::nullopt, std::nullopt, Progress::Unfair},
 };
 
 std::filesystem::path work_dir(const std::string& name) {

@@ -21,16 +21,19 @@ constexpr int kIndex = LOOKBACK_STRESS_ENTRY;
 constexpr protocol::NamedVariant kEntry = protocol::kCatalogue[kIndex];
 constexpr protocol::Protocol kProtocol = kEntry.protocol;
 
-// The tile algorithm: the fallback family and the persistent entries
-// ("coarsened" and its mutant) run on the striped (coarsened, vectorised) agent; everything else,
+// The tile algorithm: the fallback family, "coarsened" and the persistent
+// entries ("pipelined" and its mutant) run on the striped (coarsened,
+// vectorised) agent; everything else,
 // the warp-lookback mutants included, on the warp look-back agent whose tiles are smaller (more
 // tiles, more look-back traffic per launch). Aligned buffers only: no scalar path.
 constexpr bool kStriped = kProtocol.fallback || protocol::persistent(kProtocol) ||
+                          std::string_view(kEntry.name) == "coarsened" ||
                           std::string_view(kEntry.name) == "fenced-lookback";
 // The fallback family runs with the fallback's own tuning, as in production.
-constexpr Variant kVariant = kProtocol.fallback ? Variant::Fallback
-                             : kStriped         ? Variant::Coarsened
-                                                : Variant::WarpLookback;
+constexpr Variant kVariant = kProtocol.fallback                ? Variant::Fallback
+                             : protocol::persistent(kProtocol) ? Variant::Pipelined
+                             : kStriped                        ? Variant::Coarsened
+                                                               : Variant::WarpLookback;
 using Config = ScanConfig<kVariant, detail::default_policy_t<kVariant>,
                           /*deterministic=*/false, /*instrumented=*/true, /*scalar_path=*/false>;
 using Desc = device::Descriptor<kProtocol, std::uint32_t>;

@@ -1,7 +1,8 @@
 // Choosing a variant: a configuration type names the variant (and so its
 // protocol from the catalogue), the tuning policy, and compile-time options.
 //
-//   lookback::WarpLookback, lookback::Coarsened, lookback::Fallback
+//   lookback::WarpLookback, lookback::Coarsened, lookback::Pipelined,
+//   lookback::Fallback
 //   lookback::Deterministic<C>   same variant, run-to-run bitwise identical
 //                                floating-point results
 //   lookback::ScanConfig<Variant, Policy, deterministic, instrumented,
@@ -30,7 +31,7 @@
 
 namespace lookback {
 
-enum class Variant : std::uint8_t { WarpLookback, Coarsened, Fallback };
+enum class Variant : std::uint8_t { WarpLookback, Coarsened, Pipelined, Fallback };
 
 constexpr const char* to_string(Variant v) {
   switch (v) {
@@ -38,6 +39,8 @@ constexpr const char* to_string(Variant v) {
       return "warp-lookback";
     case Variant::Coarsened:
       return "coarsened";
+    case Variant::Pipelined:
+      return "pipelined";
     case Variant::Fallback:
       return "fallback";
   }
@@ -51,6 +54,8 @@ constexpr protocol::Protocol catalogue_protocol(bool in_place) {
     return protocol::production("warp-lookback");
   } else if constexpr (V == Variant::Coarsened) {
     return protocol::production("coarsened");
+  } else if constexpr (V == Variant::Pipelined) {
+    return protocol::production("pipelined");
   } else {
     return in_place ? protocol::production("fallback-inplace") : protocol::production("fallback");
   }
@@ -58,7 +63,9 @@ constexpr protocol::Protocol catalogue_protocol(bool in_place) {
 template <Variant V>
 using default_policy_t =
     std::conditional_t<V == Variant::WarpLookback, WarpLookbackPolicy,
-                       std::conditional_t<V == Variant::Fallback, FallbackPolicy, CoarsenedPolicy>>;
+                       std::conditional_t<V == Variant::Fallback, FallbackPolicy,
+                                          std::conditional_t<V == Variant::Pipelined,
+                                                             PipelinedPolicy, CoarsenedPolicy>>>;
 }  // namespace detail
 
 template <Variant V, class Policy = detail::default_policy_t<V>, bool kDeterministic = false,
@@ -80,6 +87,7 @@ struct ScanConfig {
 
 using WarpLookback = ScanConfig<Variant::WarpLookback>;
 using Coarsened = ScanConfig<Variant::Coarsened>;
+using Pipelined = ScanConfig<Variant::Pipelined>;
 using Fallback = ScanConfig<Variant::Fallback>;
 
 template <class C>

@@ -95,10 +95,12 @@ struct TilePolicy {
   }
 };
 
-// Persistent blocks of two tiles each (the coarsened protocol,
-// tiles_per_block = 2): 128 threads x (64 + 160 staged) bytes, 4 blocks per
-// SM, no look-back delay (the next tile's loads fill the wait).
-using CoarsenedPolicy = TilePolicy<128, 64, 4, 0, 0, false, 0, 160>;
+using CoarsenedPolicy = TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>;
+// Persistent blocks of two tiles each (the pipelined protocol,
+// tiles_per_block = 2): 128 threads x (80 + 160 staged) bytes, 4 blocks per
+// SM, no look-back delay (the next tile's loads fill the wait). Two tiles'
+// register sets and stages: 128 registers, 41.5 KiB of shared memory.
+using PipelinedPolicy = TilePolicy<128, 80, 4, 0, 0, false, 0, 160>;
 // The fallback's look-back code (reduction of a predecessor's tile, CAS,
 // validation) needs registers: with 128 register bytes it spilled 84 bytes in
 // the hot path; 96 + 160 staged (the same 64 KiB tile) does not spill as much.

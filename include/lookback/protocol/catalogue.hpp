@@ -28,11 +28,12 @@ struct NamedVariant {
 };
 
 namespace detail {
-// Production building blocks. `coarsened` has the warp look-back's memory
-// orders; its blocks are persistent and hold two tiles (its tuning, items
-// per thread and vector width, lives with the kernels).
+// Production building blocks. `coarsened` differs from `warp-lookback` only
+// in tuning (items per thread, vector width), which lives with the kernels,
+// not in the protocol; `pipelined` has the same orders, but its blocks are
+// persistent and hold two tiles.
 inline constexpr Protocol kWarpLookback{};
-inline constexpr Protocol kCoarsened = [] {
+inline constexpr Protocol kPipelined = [] {
   Protocol p{};
   p.tiles_per_block = 2;
   return p;
@@ -62,10 +63,13 @@ inline constexpr std::array kCatalogue{
                  Property::None, 1,
                  "a warp inspects a window of predecessors per step; release publish, "
                  "acquire reads, atomic ticket, epoch reset"},
-    NamedVariant{"coarsened", Kind::Production, detail::kCoarsened, Progress::Obe, Property::None,
+    NamedVariant{"coarsened", Kind::Production, detail::kWarpLookback, Progress::Obe,
+                 Property::None, 1,
+                 "many items per thread with 16-byte loads; same protocol as warp-lookback"},
+    NamedVariant{"pipelined", Kind::Production, detail::kPipelined, Progress::Obe, Property::None,
                  1,
-                 "many items per thread with 16-byte loads; persistent blocks holding two "
-                 "tiles publish the newer tile's aggregate before the older one's look-back"},
+                 "coarsened tiles on persistent blocks that hold two: a block publishes its "
+                 "newer tile's aggregate before the older one's look-back"},
     NamedVariant{"fallback", Kind::Production, detail::kFallback, Progress::Unfair, Property::None,
                  1,
                  "decoupled fallback: after a bounded spin a tile reduces the blocking "
@@ -174,7 +178,7 @@ inline constexpr std::array kCatalogue{
                  "overwritten by its output, and does not re-check"},
     NamedVariant{
         "count-tiles-not-blocks", Kind::Mutant,
-        detail::with(detail::kCoarsened, [](Protocol& p) { p.flaw = Flaw::CountTilesNotBlocks; }),
+        detail::with(detail::kPipelined, [](Protocol& p) { p.flaw = Flaw::CountTilesNotBlocks; }),
         Progress::Obe, Property::Termination, 2,
         "persistent blocks count finished tiles, not blocks: the ticket is reset "
         "while a block still draws its last ticket, and the next launch skips a tile"},
