@@ -39,6 +39,23 @@
 //     bound and skip it. A spin back-off (300 ns) and streaming (.cs) hints
 //     measured no gain. With staging: 2000 / 3000 / 4000 ns = 90.8 / 92.2 /
 //     92.2%; 5000 ns and more fall off a cliff (74%: the sleep is coarse).
+//   pipelined (persistent blocks holding two tiles, protocol tiles_per_block
+//     = 2): 128 threads, 4 blocks per SM, each block two register sets and
+//     two shared-memory stages; no look-back delay (the next tile's loads
+//     fill the wait). The register share is what ptxas can hold twice at
+//     128 registers: u32 16+40 items uses 124 registers, 20+40 128, both
+//     without spills; 8-byte types spill a little at 80 register bytes.
+//     u32 at 2^24 / 2^26 / 2^28 / 2^30, % of copy
+//     (bench/results/pipelined/h100_tuning_persistent.log): 16+40 81.1 /
+//     88.4 / 91.5 / 91.5; 16+44 80.0 / 90.8 / 92.0 / 92.6; 20+40 80.9 /
+//     90.9 / 92.1 / 92.7; 16+32 80.1 / 86.4 / 88.5 / 88.7; a 1000 ns delay
+//     no gain. u64: 8+16 items 85.6 / 89.9 / 90.4 / 90.7, 8+20 79.7 / 82.9 /
+//     84.0 / 84.3 (spills). Chosen: 128 x (80 + 160 staged) bytes, and
+//     8-byte values 8 + 16 items (10 + 20 spills: u64 at 2^30 79% of copy).
+//     The same design in the minimal experiment kernel (tile_bound.cu,
+//     --group pipelined) reached 90% at 2^24: the library kernel's extra
+//     work (generic operator, partial tiles, exclusive scans, epochs) is
+//     not yet hidden at 16 warps per SM.
 //   warp-lookback: CUB's BlockLoad/BlockStore warp transposes and BlockScan,
 //     128 threads x 96 bytes (24 x u32, CUB's own sm_90 shape),
 //     __launch_bounds__(128, 6), same delay: 72% at 2^30 (256x8: 43%).
@@ -100,7 +117,22 @@ using CoarsenedPolicy = TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>;
 // tiles_per_block = 2): 128 threads x (80 + 160 staged) bytes, 4 blocks per
 // SM, no look-back delay (the next tile's loads fill the wait). Two tiles'
 // register sets and stages: 128 registers, 41.5 KiB of shared memory.
-using PipelinedPolicy = TilePolicy<128, 80, 4, 0, 0, false, 0, 160>;
+// 8-byte values take 64 + 128 bytes (8 + 16 items): at 80 + 160 the two
+// register sets spill (u64 at 2^30: 79% of copy instead of 91%).
+struct PipelinedPolicy : TilePolicy<128, 80, 4, 0, 0, false, 0, 160> {
+  template <class T>
+  static constexpr int items() {
+    return sizeof(T) == 8 ? 8 : TilePolicy::items<T>();
+  }
+  template <class T>
+  static constexpr int staged_items() {
+    return sizeof(T) == 8 ? 16 : TilePolicy::staged_items<T>();
+  }
+  template <class T>
+  static constexpr int tile_items() {
+    return kBlockThreads * (items<T>() + staged_items<T>());
+  }
+};
 // The fallback's look-back code (reduction of a predecessor's tile, CAS,
 // validation) needs registers: with 128 register bytes it spilled 84 bytes in
 // the hot path; 96 + 160 staged (the same 64 KiB tile) does not spill as much.
