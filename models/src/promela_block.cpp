@@ -311,8 +311,13 @@ class BlockWriter {
         counts_finish() && !tiles_count
             ? ""
             : "if\n:: !holds && " + none_left + " -> finish();\n:: else -> skip;\nfi";
+    // The first draw is written apart from the loop's, so that the start
+    // gate it carries (when there is no epoch read) runs once.
+    step({}, "", {draw, finish_if_idle});
+    w_.line("goto drawn_L" + str(launch_) + ";");
     w_.line("draw_L" + str(launch_) + ":");
     step({}, "", {draw, finish_if_idle});
+    w_.line("drawn_L" + str(launch_) + ":");
     w_.line("if");
     w_.line(":: newer < " + str(tiles_) + " ->");
     w_.in();

@@ -109,6 +109,21 @@ TEST(PromelaExport, PersistentBlocksLoopOverTickets) {
   EXPECT_TRUE(has(model_of("pipelined", reuse), ":: fdone == 1 ->"));               // 2 blocks
   EXPECT_TRUE(has(model_of("count-tiles-not-blocks", reuse), ":: fdone == 3 ->"));  // 4 tiles
   EXPECT_FALSE(has(model_of("warp-lookback"), "goto draw_L0;"));
+  // Without an epoch read the first draw carries the start gate, once: the
+  // loop's draws do not start the block again.
+  PromelaSpec host_reset = promela_spec(*find_variant("pipelined"), Settings{});
+  host_reset.protocol.reset = Reset::HostMemset;
+  std::ostringstream out;
+  write_promela(out, host_reset);
+  const std::string text = out.str();
+  const std::size_t block = text.find("proctype block_L0");
+  ASSERT_NE(block, std::string::npos);
+  const std::string body = text.substr(block, text.find("} unless", block) - block);
+  std::size_t gates = 0;
+  for (std::size_t at = body.find("started[thr] = 1;"); at != std::string::npos;
+       at = body.find("started[thr] = 1;", at + 1))
+    ++gates;
+  EXPECT_EQ(gates, 1u);
 }
 
 struct CliRun {
