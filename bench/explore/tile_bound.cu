@@ -9,7 +9,8 @@
 // CUB and the library's coarsened ScanPlan. Results are checked against CUB
 // (except the rows marked "no-lookback", which skip the look-back on purpose).
 //
-//   lookback_tile_bound [--group staged|persistent|shapes|window|hold|small|backoff|pipelined]
+//   lookback_tile_bound [--group staged|persistent|shapes|window|hold|small|backoff|pipelined|
+//                        early|overlap|pwindow|specialized|pdesc]
 //                       [--min-log 24] [--max-log 30]
 // (default group: hold).
 #include <cuda_runtime.h>
@@ -46,8 +47,13 @@ enum Done { kNoDone = 0, kDoneAfterStores = 1, kDoneBeforeStores = 2, kDoneRelax
 
 template <int BT, int IPT, int MINB, bool kTicket, bool kAcqRel, int kDone, int kDelayNs,
           bool kLookback, int kSpinNs = 0, bool kSmartWait = false, int kSmemItems = 0,
-          int kPerLane = 1, bool kHist = false>
+          int kPerLane = 1, bool kHist = false, bool kRelaxedPublish = false, int kDescStride = 1>
 struct Knobs {
+  // Publishes relaxed while look-back reads keep kAcqRel's order; descriptor
+  // i at desc[i * kDescStride] (see Pipelined).
+  static constexpr cuda::memory_order pub_order =
+      (kAcqRel && !kRelaxedPublish) ? cuda::memory_order_release : cuda::memory_order_relaxed;
+  static constexpr int desc_stride = kDescStride;
   static constexpr int per_lane = kPerLane;  // descriptors each lane reads per window
   static constexpr bool hist = kHist;        // record each tile's look-back time
   static constexpr int smem_items = kSmemItems;
@@ -66,6 +72,11 @@ struct Hdr {
   // cycles: a log2 histogram, their sum and count.
   unsigned long long wait_hist[40];
   unsigned long long wait_sum, wait_count;
+  // Early-store kernels (K::count): tiles that tried to resolve early, and
+  // how many of those tries found their prefix.
+  unsigned long long tries, tried_ok;
+  // Look-back windows read by instrumented (K::hist) kernels.
+  unsigned long long windows;
 };
 
 // Polls per look-back window before giving up: far above any real wait, so
@@ -94,6 +105,33 @@ __device__ __forceinline__ void scan_chunk(uint4& x, unsigned& run, int lane) {
   run += __shfl_sync(0xffffffffu, s, 31);
 }
 
+// Where descriptor j lives (kernels with K::desc_stride spread them out).
+template <class K>
+__device__ __forceinline__ long long dix(long long j) {
+  if constexpr (requires { K::desc_stride; }) {
+    return j * K::desc_stride;
+  } else {
+    return j;
+  }
+}
+template <class K>
+constexpr cuda::memory_order publish_order() {
+  if constexpr (requires { K::pub_order; }) {
+    return K::pub_order;
+  } else {
+    return cuda::memory_order_release;
+  }
+}
+
+// One look-back's time (SM clock cycles) into the histogram.
+__device__ void record_wait(Hdr* hdr, long long cycles) {
+  const unsigned long long dt = static_cast<unsigned long long>(cycles);
+  const int bucket = min(39, 63 - __clzll(dt | 1ull));
+  atomicAdd(&hdr->wait_hist[bucket], 1ull);
+  atomicAdd(&hdr->wait_sum, dt);
+  atomicAdd(&hdr->wait_count, 1ull);
+}
+
 // Warp 0's look-back over windows of 32 x K::per_lane predecessors (each
 // lane reads per_lane descriptors, 32 apart, back to back: one round trip
 // per window): the sum of the aggregates back to (and including) the
@@ -120,7 +158,7 @@ __device__ unsigned look_back(unsigned long long* desc, Hdr* hdr, unsigned tile,
 #pragma unroll
       for (int m = 0; m < L; ++m) {
         const long long j = base - W + m * 32 + lane;
-        w[m] = j >= 0 ? Ref64(desc[j]).load(ld_o) : 0ull;
+        w[m] = j >= 0 ? Ref64(desc[dix<K>(j)]).load(ld_o) : 0ull;
       }
 #pragma unroll
       for (int m = 0; m < L; ++m) {
@@ -159,10 +197,39 @@ __device__ unsigned look_back(unsigned long long* desc, Hdr* hdr, unsigned tile,
     for (int off = 16; off; off >>= 1)
       x += __shfl_xor_sync(0xffffffffu, x, off);
     prefix += x;
+    if (K::hist && lane == 0) atomicAdd(&hdr->windows, 1ull);
     if (lo >= 0 || base <= W) break;
     base -= W;
   }
   return prefix;
+}
+
+// The early-store kernels' non-blocking look-back: at most K::tries window
+// reads (a window with an INVALID descriptor is read again, one with only
+// AGGREGATEs moves on to the next), never more. True with `prefix` when it
+// reached a PREFIX.
+template <class K>
+__device__ bool try_look_back(unsigned long long* desc, unsigned tile, unsigned epoch, int lane,
+                              unsigned& prefix) {
+  prefix = 0;
+  long long base = tile;
+  for (int polls = 0; polls < K::tries; ++polls) {
+    const long long j = base - 32 + lane;
+    const unsigned long long w = j >= 0 ? Ref64(desc[j]).load(cuda::memory_order_acquire) : 0ull;
+    const unsigned lo32 = static_cast<unsigned>(w);
+    const unsigned st = j < 0 ? 2u : ((lo32 >> 2) == epoch ? (lo32 & 3u) : 0u);
+    if (!__all_sync(0xffffffffu, st != 0)) continue;
+    const unsigned stop = __ballot_sync(0xffffffffu, st == 2 && j >= 0);
+    const int lo = stop ? 31 - __clz(stop) : 0;
+    unsigned x = (j >= 0 && lane >= lo) ? static_cast<unsigned>(w >> 32) : 0u;
+#pragma unroll
+    for (int off = 16; off; off >>= 1)
+      x += __shfl_xor_sync(0xffffffffu, x, off);
+    prefix += x;
+    if (stop || base <= 32) return true;
+    base -= 32;
+  }
+  return false;
 }
 
 template <class K>
@@ -174,8 +241,7 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
   constexpr int kSChunks = K::smem_items / 4;
   constexpr int kSeg = 32 * (K::kItems + K::smem_items);
   __shared__ uint4 sbuf[kSChunks > 0 ? kWarps : 1][kSChunks > 0 ? kSChunks : 1][32];
-  constexpr cuda::memory_order st_o =
-      K::acq_rel ? cuda::memory_order_release : cuda::memory_order_relaxed;
+  constexpr cuda::memory_order st_o = publish_order<K>();
   __shared__ unsigned s_tile, s_prefix;
   __shared__ unsigned s_warp[kWarps];
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
@@ -224,19 +290,13 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
     agg += s_warp[w];
   }
   if (warp == 0) {
-    if (lane == 0) Ref64(desc[tile]).store(word(tile ? 1u : 2u, epoch, agg), st_o);
+    if (lane == 0) Ref64(desc[dix<K>(tile)]).store(word(tile ? 1u : 2u, epoch, agg), st_o);
     unsigned prefix = 0;
     if (tile > 0 && K::lookback) {
       const long long t0 = K::hist ? clock64() : 0;
       prefix = look_back<K>(desc, hdr, tile, epoch, lane);
-      if (K::hist && lane == 0) {
-        const unsigned long long dt = static_cast<unsigned long long>(clock64() - t0);
-        const int bucket = min(39, 63 - __clzll(dt | 1ull));
-        atomicAdd(&hdr->wait_hist[bucket], 1ull);
-        atomicAdd(&hdr->wait_sum, dt);
-        atomicAdd(&hdr->wait_count, 1ull);
-      }
-      if (lane == 0) Ref64(desc[tile]).store(word(2u, epoch, prefix + agg), st_o);
+      if (K::hist && lane == 0) record_wait(hdr, clock64() - t0);
+      if (lane == 0) Ref64(desc[dix<K>(tile)]).store(word(2u, epoch, prefix + agg), st_o);
     }
     // Without a look-back the delay is a pure hold: the tile keeps its
     // registers and shared memory as long as a waiting one would.
@@ -283,7 +343,7 @@ struct Persistent {
   static constexpr int kThreads = BT, kItems = IPT, kMinBlocks = MINB;
   static constexpr int tile_items = BT * IPT;
   static constexpr int delay_ns = kDelayNs, spin_ns = 0;
-  static constexpr bool acq_rel = true, smart_wait = false;
+  static constexpr bool acq_rel = true, smart_wait = false, lookback = true, hist = false;
   static constexpr int per_lane = 1;
   static constexpr std::size_t smem_bytes = 2u * tile_items * 4u;  // two stages
 };
@@ -386,14 +446,51 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
 // A block then holds one tile whose aggregate is not published yet, but it
 // is newer than the tile the block waits on, so the waiting block with the
 // lowest tile never waits on such a tile: still deadlock-free.
-template <int BT, int RIPT, int SIPT, int MINB, int kStages = 2, int kDelayNs = 0>
+//
+// kTries > 0 (early_kernel): the loads of a block's next tile are issued
+// before its held tile is finished, and warp 0 polls the held tile's
+// look-back at most kTries windows without blocking; if that finds the
+// prefix, the held tile is stored while the next one loads. kLookback =
+// false skips every look-back (wrong results: the bound of the tile
+// pipeline alone). kCount counts tries and successes in Hdr.
+//
+// kOverlap (overlap_kernel): the next ticket is drawn (by warp 1) while warp
+// 0 looks back for the held tile, instead of after that tile's stores: one
+// round trip per tile off the block's critical path. kOverlap == 2 also
+// publishes PREFIX after the barrier that hands the prefix to the block, so
+// its release fence delays only warp 0.
+//
+// kPerLane: descriptors each lane of warp 0 reads per look-back window, 32
+// apart (a window of 32 x kPerLane predecessors per round trip).
+template <int BT, int RIPT, int SIPT, int MINB, int kStages = 2, int kDelayNs = 0, int kTries = 0,
+          bool kLookback = true, bool kCount = false, int kOverlap = 0, int kPerLane = 1,
+          bool kHist = false, bool kLbWarp = false, int kOrders = 3, int kDescStride = 1>
 struct Pipelined {
+  // kOrders: bit 0 acquire look-back reads, bit 1 release publishes (3: the
+  // spec's orders); a cleared bit makes them relaxed (enough for a packed
+  // descriptor, which carries its value in the word that is read).
+  // kDescStride: descriptor i lives at desc[i * kDescStride] (8-byte words),
+  // so a window's reads spread over more cache lines and L2 slices.
+  static constexpr int desc_stride = kDescStride;
+  static constexpr cuda::memory_order pub_order =
+      (kOrders & 2) ? cuda::memory_order_release : cuda::memory_order_relaxed;
+  // kLbWarp (specialized_kernel): BT threads scan and move the data and one
+  // more warp does every look-back, so a tile's look-back runs while the
+  // data warps load and scan the block's next tile.
+  static constexpr bool lb_warp = kLbWarp;
+  static constexpr int launch_threads = BT + (kLbWarp ? 32 : 0);
+  static constexpr int tries = kTries, overlap = kOverlap;
+  static constexpr bool lookback = kLookback, count = kCount;
+  // Not every kernel reads every knob; this reads them all (nvcc warns about
+  // members of a class in an unnamed namespace that nothing references).
+  static_assert(tries >= 0 && overlap >= 0 && (count || !count));
   static constexpr int kThreads = BT, kMinBlocks = MINB, stages = kStages;
   static constexpr int kRegItems = RIPT, kSmemItems = SIPT;
   static constexpr int tile_items = BT * (RIPT + SIPT);
   static constexpr int delay_ns = kDelayNs, spin_ns = 0;
-  static constexpr bool acq_rel = true, smart_wait = false;
-  static constexpr int per_lane = 1;
+  static constexpr bool acq_rel = (kOrders & 1) != 0, smart_wait = false;
+  static constexpr int per_lane = kPerLane;
+  static constexpr bool hist = kHist;
   static constexpr std::size_t smem_bytes = std::size_t{kStages} * BT * SIPT * 4u;
 };
 
@@ -407,7 +504,7 @@ struct TileSteps {
   using Regs = uint4[kRegs];
 
   uint4* stages;  // [K::stages][kWarps][kS][32]
-  unsigned *s_tile, *s_prefix, *s_warp;
+  unsigned *s_tile, *s_prefix, *s_warp, *s_ok;
   const unsigned* in;
   unsigned* out;
   unsigned long long* desc;
@@ -421,12 +518,21 @@ struct TileSteps {
   __device__ long long seg_of(unsigned tile) const {
     return static_cast<long long>(tile) * K::tile_items + warp * static_cast<long long>(kSeg);
   }
+  // A barrier of the threads that move data: the whole block, or (with a
+  // look-back warp) named barrier 1 of the data warps alone.
+  __device__ void sync() const {
+    if constexpr (K::lb_warp) {
+      asm volatile("bar.sync 1, %0;" ::"r"(K::kThreads) : "memory");
+    } else {
+      __syncthreads();
+    }
+  }
   __device__ unsigned take() const {
     if (tid == 0)
       *s_tile = Ref32(hdr->ticket).fetch_add(1u, cuda::memory_order_relaxed) - ticket_base;
-    __syncthreads();
+    sync();
     const unsigned t = *s_tile;
-    __syncthreads();
+    sync();
     return t;
   }
   // Starts the shared-memory part of tile's loads (cp.async, one group).
@@ -437,14 +543,17 @@ struct TileSteps {
       __pipeline_memcpy_async(&slot(stage, k), in + seg + ((kR + k) * 32 + lane) * 4, 16);
     __pipeline_commit();
   }
-  // Loads the register part, waits for the one cp.async group in flight
-  // (tile's), scans the tile in place and publishes its aggregate.
-  __device__ void scan_and_publish(unsigned tile, int stage, Regs& r, unsigned& agg,
-                                   unsigned& wex) const {
+  // Issues the register part of tile's loads (used later by scan_loaded).
+  __device__ void load_regs(unsigned tile, Regs& r) const {
     const long long seg = seg_of(tile);
 #pragma unroll
     for (int k = 0; k < kR; ++k)
       r[k] = *reinterpret_cast<const uint4*>(in + seg + (k * 32 + lane) * 4);
+  }
+  // Waits for the one cp.async group in flight (tile's), scans the tile in
+  // place and publishes its aggregate.
+  __device__ void scan_loaded(unsigned tile, int stage, Regs& r, unsigned& agg,
+                              unsigned& wex) const {
     unsigned run = 0;
 #pragma unroll
     for (int k = 0; k < kR; ++k)
@@ -457,31 +566,91 @@ struct TileSteps {
       slot(stage, k) = x;
     }
     if (lane == 0) s_warp[warp] = run;
-    __syncthreads();
+    sync();
     agg = 0;
 #pragma unroll
     for (int w = 0; w < kWarps; ++w) {
       if (w == warp) wex = agg;
       agg += s_warp[w];
     }
-    __syncthreads();  // s_warp is free again
+    sync();  // s_warp is free again
     if (tid == 0)
-      Ref64(desc[tile]).store(word(tile ? 1u : 2u, epoch, agg), cuda::memory_order_release);
+      Ref64(desc[dix<K>(tile)]).store(word(tile ? 1u : 2u, epoch, agg), publish_order<K>());
+  }
+  __device__ void scan_and_publish(unsigned tile, int stage, Regs& r, unsigned& agg,
+                                   unsigned& wex) const {
+    load_regs(tile, r);
+    scan_loaded(tile, stage, r, agg, wex);
   }
   // Warp 0 looks back and publishes PREFIX; then every thread stores.
   __device__ void finish(unsigned tile, int stage, const Regs& r, unsigned agg,
                          unsigned wex) const {
     if (warp == 0) {
       unsigned prefix = 0;
-      if (tile > 0) {
+      if (tile > 0 && K::lookback) {
+        const long long t0 = K::hist ? clock64() : 0;
         prefix = look_back<K>(desc, hdr, tile, epoch, lane);
+        if (K::hist && lane == 0) record_wait(hdr, clock64() - t0);
         if (lane == 0)
-          Ref64(desc[tile]).store(word(2u, epoch, prefix + agg), cuda::memory_order_release);
+          Ref64(desc[dix<K>(tile)]).store(word(2u, epoch, prefix + agg), publish_order<K>());
       }
       if (lane == 0) *s_prefix = prefix;
     }
     __syncthreads();
-    const unsigned add = *s_prefix + wex;
+    store(tile, stage, r, *s_prefix + wex);
+  }
+  // finish() with the block's next ticket drawn by warp 1 while warp 0 looks
+  // back; returns that ticket.
+  __device__ unsigned finish_take(unsigned tile, int stage, const Regs& r, unsigned agg,
+                                  unsigned wex) const {
+    static_assert(K::kThreads >= 64, "warp 1 draws the ticket");
+    const bool publish = tile > 0 && K::lookback;
+    unsigned prefix = 0;
+    if (warp == 0) {
+      if (publish) {
+        prefix = look_back<K>(desc, hdr, tile, epoch, lane);
+        if (K::overlap == 1 && lane == 0)
+          Ref64(desc[tile]).store(word(2u, epoch, prefix + agg), cuda::memory_order_release);
+      }
+      if (lane == 0) *s_prefix = prefix;
+    } else if (tid == 32) {
+      *s_tile = Ref32(hdr->ticket).fetch_add(1u, cuda::memory_order_relaxed) - ticket_base;
+    }
+    __syncthreads();
+    if (K::overlap == 2 && publish && tid == 0)
+      Ref64(desc[tile]).store(word(2u, epoch, prefix + agg), cuda::memory_order_release);
+    const unsigned next = *s_tile;
+    store(tile, stage, r, *s_prefix + wex);
+    return next;
+  }
+  // Warp 0 polls the look-back at most K::tries windows, never waiting for a
+  // descriptor; if that finds the prefix it publishes PREFIX and every
+  // thread stores the tile. Returns whether it did.
+  __device__ bool try_finish(unsigned tile, int stage, const Regs& r, unsigned agg,
+                             unsigned wex) const {
+    if (warp == 0) {
+      unsigned prefix = 0;
+      bool ok = tile == 0 || !K::lookback;
+      if (!ok) {
+        ok = try_look_back<K>(desc, tile, epoch, lane, prefix);
+        if (ok && lane == 0)
+          Ref64(desc[tile]).store(word(2u, epoch, prefix + agg), cuda::memory_order_release);
+      }
+      if (lane == 0) {
+        *s_prefix = prefix;
+        *s_ok = ok ? 1u : 0u;
+        if (K::count) {
+          atomicAdd(&hdr->tries, 1ull);
+          if (ok) atomicAdd(&hdr->tried_ok, 1ull);
+        }
+      }
+    }
+    __syncthreads();
+    if (*s_ok == 0) return false;
+    store(tile, stage, r, *s_prefix + wex);
+    return true;
+  }
+  __device__ void store(unsigned tile, int stage, const Regs& r, unsigned add) const {
     const long long seg = seg_of(tile);
 #pragma unroll
     for (int k = 0; k < kR; ++k)
@@ -501,10 +670,10 @@ template <class K>
 __device__ TileSteps<K> tile_steps(const unsigned* in, unsigned* out, unsigned long long* desc,
                                    Hdr* hdr, unsigned epoch, unsigned ticket_base) {
   extern __shared__ uint4 stages[];
-  __shared__ unsigned s_tile, s_prefix, s_warp[K::kThreads / 32];
+  __shared__ unsigned s_tile, s_prefix, s_warp[K::kThreads / 32], s_ok;
   const int tid = static_cast<int>(threadIdx.x);
-  return {stages, &s_tile, &s_prefix,   s_warp, in,       out,     desc,
-          hdr,    epoch,   ticket_base, tid,    tid & 31, tid >> 5};
+  return {stages, &s_tile, &s_prefix, s_warp,      &s_ok, in,       out,
+          desc,   hdr,     epoch,     ticket_base, tid,   tid & 31, tid >> 5};
 }
 
 template <class K>
@@ -541,6 +710,156 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
     io.finish(cur, 1, rb, agg, wex);
     if (next >= num_tiles) break;
     cur = next, agg = next_agg, wex = next_wex;
+  }
+}
+
+// Early stores: the pipelined kernel with the next tile's loads issued
+// before the held tile is finished. Holding `cur` (aggregate published), a
+// block takes `next` and issues its loads, then tries to finish cur without
+// blocking (TileSteps::try_finish): if cur's prefix is there, cur is stored
+// while next loads. Then next is scanned and its aggregate published, and
+// only then, if the try failed, the block waits on cur's look-back. So the
+// block still waits only after publishing every aggregate it holds (no
+// chains), and the loads overlap the stores whenever the try succeeds.
+template <class K>
+__global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
+    early_kernel(const unsigned* in, unsigned* out, unsigned long long* desc, Hdr* hdr,
+                 unsigned num_tiles, unsigned epoch, unsigned ticket_base) {
+  static_assert(K::stages == 2 && K::tries > 0);
+  const TileSteps<K> io = tile_steps<K>(in, out, desc, hdr, epoch, ticket_base);
+  typename TileSteps<K>::Regs ra, rb;
+  unsigned cur = io.take();
+  if (cur >= num_tiles) return;
+  unsigned agg = 0, wex = 0, next_agg = 0, next_wex = 0;
+  io.issue(cur, 0);
+  io.scan_and_publish(cur, 0, ra, agg, wex);
+  for (;;) {
+    unsigned next = io.take();
+    if (next < num_tiles) {
+      io.issue(next, 1);
+      io.load_regs(next, rb);
+    }
+    bool done = io.try_finish(cur, 0, ra, agg, wex);
+    if (next < num_tiles) io.scan_loaded(next, 1, rb, next_agg, next_wex);
+    if (!done) io.finish(cur, 0, ra, agg, wex);
+    if (next >= num_tiles) break;
+    cur = next, agg = next_agg, wex = next_wex;
+    next = io.take();
+    if (next < num_tiles) {
+      io.issue(next, 0);
+      io.load_regs(next, ra);
+    }
+    done = io.try_finish(cur, 1, rb, agg, wex);
+    if (next < num_tiles) io.scan_loaded(next, 0, ra, next_agg, next_wex);
+    if (!done) io.finish(cur, 1, rb, agg, wex);
+    if (next >= num_tiles) break;
+    cur = next, agg = next_agg, wex = next_wex;
+  }
+}
+
+// The pipelined kernel with TileSteps::finish_take: a block draws its next
+// ticket while it looks back for its held tile (it still waits only on lower
+// tiles, so the ticket argument holds: the lowest tile without a PREFIX
+// always belongs to a block that can go on).
+template <class K>
+__global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
+    overlap_kernel(const unsigned* in, unsigned* out, unsigned long long* desc, Hdr* hdr,
+                   unsigned num_tiles, unsigned epoch, unsigned ticket_base) {
+  static_assert(K::stages == 2 && K::overlap > 0);
+  const TileSteps<K> io = tile_steps<K>(in, out, desc, hdr, epoch, ticket_base);
+  typename TileSteps<K>::Regs ra, rb;
+  unsigned cur = io.take();
+  if (cur >= num_tiles) return;
+  unsigned agg = 0, wex = 0, next_agg = 0, next_wex = 0;
+  io.issue(cur, 0);
+  io.scan_and_publish(cur, 0, ra, agg, wex);
+  unsigned next = io.take();
+  for (;;) {
+    if (next >= num_tiles) {  // the last ticket this block draws
+      io.finish(cur, 0, ra, agg, wex);
+      return;
+    }
+    io.issue(next, 1);
+    io.scan_and_publish(next, 1, rb, next_agg, next_wex);
+    unsigned after = io.finish_take(cur, 0, ra, agg, wex);
+    cur = next, agg = next_agg, wex = next_wex, next = after;
+    if (next >= num_tiles) {
+      io.finish(cur, 1, rb, agg, wex);
+      return;
+    }
+    io.issue(next, 0);
+    io.scan_and_publish(next, 0, ra, next_agg, next_wex);
+    after = io.finish_take(cur, 1, rb, agg, wex);
+    cur = next, agg = next_agg, wex = next_wex, next = after;
+  }
+}
+
+// Warp-specialized pipelined blocks: K::kThreads data threads and one
+// look-back warp (the block's last). The data warps take a tile, load and
+// scan it and publish its aggregate, hand it to the look-back warp and go
+// on with the next tile; once that one's aggregate is published they meet
+// the look-back warp at a block barrier, get the older tile's prefix and
+// store it. The look-back of a tile so runs during the next tile's loads.
+// The block still waits (at that barrier) only after publishing the
+// aggregate of every tile it holds, on lower tiles: the ticket argument.
+template <class K>
+__global__ void __launch_bounds__(K::launch_threads, K::kMinBlocks)
+    specialized_kernel(const unsigned* in, unsigned* out, unsigned long long* desc, Hdr* hdr,
+                       unsigned num_tiles, unsigned epoch, unsigned ticket_base) {
+  static_assert(K::stages == 2 && K::lb_warp);
+  constexpr unsigned kStop = 0xffffffffu;
+  __shared__ unsigned s_hand_tile[2], s_hand_agg[2], s_pre[2];
+  const TileSteps<K> io = tile_steps<K>(in, out, desc, hdr, epoch, ticket_base);
+  if (io.warp == K::kThreads / 32) {  // the look-back warp
+    __syncthreads();
+    for (int k = 0;; ++k) {
+      const unsigned t = s_hand_tile[k & 1], agg = s_hand_agg[k & 1];
+      if (t == kStop) return;
+      unsigned prefix = 0;
+      if (t > 0 && K::lookback) {
+        const long long t0 = K::hist ? clock64() : 0;
+        prefix = look_back<K>(desc, hdr, t, epoch, io.lane);
+        if (K::hist && io.lane == 0) record_wait(hdr, clock64() - t0);
+        if (io.lane == 0)
+          Ref64(desc[t]).store(word(2u, epoch, prefix + agg), cuda::memory_order_release);
+      }
+      if (io.lane == 0) s_pre[k & 1] = prefix;
+      __syncthreads();
+    }
+  }
+  typename TileSteps<K>::Regs ra, rb;
+  unsigned cur = io.take();
+  if (cur >= num_tiles) {
+    if (io.tid == 0) s_hand_tile[0] = kStop;
+    __syncthreads();
+    return;
+  }
+  unsigned agg = 0, wex = 0, next_agg = 0, next_wex = 0;
+  io.issue(cur, 0);
+  io.scan_and_publish(cur, 0, ra, agg, wex);
+  if (io.tid == 0) s_hand_tile[0] = cur, s_hand_agg[0] = agg;
+  __syncthreads();
+  // One cycle: the next tile into (regs, stage); the held tile cur stored
+  // from (held regs, held stage) with s_pre[k & 1].
+  auto cycle = [&](int k, typename TileSteps<K>::Regs& held, int held_stage,
+                   typename TileSteps<K>::Regs& fresh, int fresh_stage) {
+    const unsigned next = io.take();
+    if (next < num_tiles) {
+      io.issue(next, fresh_stage);
+      io.scan_and_publish(next, fresh_stage, fresh, next_agg, next_wex);
+    }
+    if (io.tid == 0) {
+      s_hand_tile[(k + 1) & 1] = next < num_tiles ? next : kStop;
+      s_hand_agg[(k + 1) & 1] = next_agg;
+    }
+    __syncthreads();
+    io.store(cur, held_stage, held, s_pre[k & 1] + wex);
+    cur = next, agg = next_agg, wex = next_wex;
+    return next < num_tiles;
+  };
+  for (int k = 0;; k += 2) {
+    if (!cycle(k, ra, 0, rb, 1)) return;
+    if (!cycle(k + 1, rb, 1, ra, 0)) return;
   }
 }
 
@@ -656,14 +975,20 @@ void report(Env& env, long long n, double copy_us, double cub_us, const char* na
   if (hung || (checked && bad)) g_failed = true;
   Hdr h;
   CHECK(cudaMemcpy(&h, env.hdr, sizeof h, cudaMemcpyDeviceToHost));
+  if (h.tries > 0)
+    std::printf("    early tries: %llu, %.1f%% found the prefix\n", h.tries,
+                100.0 * h.tried_ok / h.tries);
   if (h.wait_count > 0) {
     // Cycles to microseconds at the SM's rated clock (the attribute is the
     // maximum; under load the clock may differ, so the times are approximate).
     int khz = 0;
     CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0));
     const double us_per_cycle = 1e3 / khz;
-    std::printf("    look-back time: mean %.2f us over %llu tiles; share by bucket:",
-                h.wait_sum * us_per_cycle / h.wait_count, h.wait_count);
+    std::printf(
+        "    look-back time: mean %.2f us over %llu tiles, %.2f windows/tile; share by "
+        "bucket:",
+        h.wait_sum * us_per_cycle / h.wait_count, h.wait_count,
+        static_cast<double>(h.windows) / h.wait_count);
     for (int b = 0; b < 40; ++b)
       if (h.wait_hist[b] * 1000 >= h.wait_count)
         std::printf(" <%.2fus %.1f%%", (2ull << b) * us_per_cycle,
@@ -690,6 +1015,16 @@ void run_knobs(Env& env, long long n, double copy_us, double cub_us, const char*
   report(env, n, copy_us, cub_us, name, K::lookback, launch);
 }
 
+// Threads per block of a persistent kernel (a look-back warp adds one).
+template <class K>
+constexpr int launch_threads() {
+  if constexpr (requires { K::launch_threads; }) {
+    return K::launch_threads;
+  } else {
+    return K::kThreads;
+  }
+}
+
 using PersistentKernel = void (*)(const unsigned*, unsigned*, unsigned long long*, Hdr*, unsigned,
                                   unsigned, unsigned);
 
@@ -702,19 +1037,20 @@ void run_persistent(Env& env, long long n, double copy_us, double cub_us, const 
   CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              static_cast<int>(K::smem_bytes)));
   int per_sm = 0, sms = 0;
-  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, K::kThreads, K::smem_bytes));
+  constexpr int threads = launch_threads<K>();
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, K::smem_bytes));
   CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   const unsigned grid = std::min<unsigned>(tiles, static_cast<unsigned>(per_sm * sms));
   auto launch = [&, grid](int s) {
     ++env.epoch;
-    kernel<<<grid, K::kThreads, K::smem_bytes>>>(env.in + env.stride(n) * s,
-                                                 env.out + env.stride(n) * s, env.desc, env.hdr,
-                                                 tiles, env.epoch, env.ticket_base);
+    kernel<<<grid, threads, K::smem_bytes>>>(env.in + env.stride(n) * s,
+                                             env.out + env.stride(n) * s, env.desc, env.hdr, tiles,
+                                             env.epoch, env.ticket_base);
     env.ticket_base += tiles + grid;  // every block also takes one ticket past the end
   };
   char label[96];
   std::snprintf(label, sizeof label, "%s [%d/SM]", name, per_sm);
-  report(env, n, copy_us, cub_us, label, true, launch);
+  report(env, n, copy_us, cub_us, label, K::lookback, launch);
 }
 
 // B: the spec's acquire/release, ticket, no finished-blocks counter.
@@ -755,6 +1091,12 @@ struct Row {
   void pipelined(const char* name) {
     if constexpr (K::stages == 3)
       run_persistent<K>(env, n, copy, cub, name, pipelined3_kernel<K>);
+    else if constexpr (K::tries > 0)
+      run_persistent<K>(env, n, copy, cub, name, early_kernel<K>);
+    else if constexpr (K::overlap > 0)
+      run_persistent<K>(env, n, copy, cub, name, overlap_kernel<K>);
+    else if constexpr (K::lb_warp)
+      run_persistent<K>(env, n, copy, cub, name, specialized_kernel<K>);
     else
       run_persistent<K>(env, n, copy, cub, name, pipelined_kernel<K>);
   }
@@ -852,6 +1194,95 @@ void run_group(const std::string& group, Row r) {
     r.pipelined<Pipelined<64, 0, 32, 12>>("pipelined 64x32 2st");
     r.pipelined<Pipelined<64, 0, 16, 16>>("pipelined 64x16 2st");
     r.persistent<Persistent<256, 32, 3, 0>>("persist 256x32 2st (for comparison)");
+  } else if (group == "early") {  // the next tile's loads overlap the held tile's stores
+    // Pipelined<BT, register items, staged items, blocks/SM, stages, delay,
+    //           tries, look-back, count>
+    r.pipelined<Pipelined<128, 24, 40, 4>>("pipelined 128x(24+40s)/4");
+    r.pipelined<Pipelined<128, 24, 40, 4, 2, 0, 0, false>>("pipelined no-lookback");
+    r.pipelined<Pipelined<128, 24, 40, 4, 2, 0, 1>>("early 128x(24+40s)/4 tries 1");
+    r.pipelined<Pipelined<128, 24, 40, 4, 2, 0, 4>>("early 128x(24+40s)/4 tries 4");
+    r.pipelined<Pipelined<128, 24, 40, 4, 2, 0, 16>>("early 128x(24+40s)/4 tries 16");
+    r.pipelined<Pipelined<128, 24, 40, 4, 2, 0, 4, true, true>>("early tries 4 counted");
+    r.pipelined<Pipelined<128, 24, 40, 4, 2, 0, 1, false>>("early no-lookback");
+    r.pipelined<Pipelined<128, 32, 32, 4, 2, 0, 4>>("early 128x(32+32s)/4 tries 4");
+    r.pipelined<Pipelined<128, 16, 48, 4, 2, 0, 4>>("early 128x(16+48s)/4 tries 4");
+    r.pipelined<Pipelined<256, 16, 16, 4, 2, 0, 4>>("early 256x(16+16s)/4 tries 4");
+  } else if (group == "overlap") {  // the next ticket drawn during the look-back
+    // Pipelined<BT, register items, staged items, blocks/SM, stages, delay,
+    //           tries, look-back, count, overlap>
+    r.pipelined<Pipelined<128, 24, 40, 4>>("pipelined 128x(24+40s)/4");
+    r.pipelined<Pipelined<128, 24, 40, 4, 2, 0, 0, false>>("pipelined no-lookback");
+    r.pipelined<Pipelined<128, 24, 40, 4, 2, 0, 0, true, false, 1>>("overlap 128x(24+40s)/4");
+    r.pipelined<Pipelined<128, 24, 40, 4, 2, 0, 0, true, false, 2>>(
+        "overlap late-publish 128x(24+40s)/4");
+    r.pipelined<Pipelined<128, 24, 40, 4, 2, 0, 0, false, false, 1>>("overlap no-lookback");
+    r.pipelined<Pipelined<128, 16, 48, 4, 2, 0, 0, true, false, 2>>("overlap late 128x(16+48s)/4");
+    r.pipelined<Pipelined<128, 32, 32, 4, 2, 0, 0, true, false, 2>>("overlap late 128x(32+32s)/4");
+    r.pipelined<Pipelined<256, 16, 16, 4, 2, 0, 0, true, false, 2>>("overlap late 256x(16+16s)/4");
+  } else if (group == "pwindow") {  // pipelined: 32 x L predecessors per round trip
+    // Pipelined<BT, register items, staged items, blocks/SM, stages, delay,
+    //           tries, look-back, count, overlap, per lane, timed>
+    using P0 = Pipelined<128, 24, 40, 4>;
+    r.pipelined<P0>("pipelined 128x(24+40s)/4 window 32");
+    r.pipelined<Pipelined<128, 24, 40, 4, 2, 0, 0, true, false, 0, 2>>("pipelined window 64");
+    r.pipelined<Pipelined<128, 24, 40, 4, 2, 0, 0, true, false, 0, 4>>("pipelined window 128");
+    r.pipelined<Pipelined<128, 24, 40, 4, 2, 0, 0, true, false, 0, 8>>("pipelined window 256");
+    r.pipelined<Pipelined<128, 24, 40, 4, 2, 0, 0, true, false, 0, 1, true>>(
+        "pipelined window 32 timed");
+    r.pipelined<Pipelined<128, 24, 40, 4, 2, 0, 0, true, false, 0, 4, true>>(
+        "pipelined window 128 timed");
+    r.pipelined<Pipelined<128, 16, 48, 4, 2, 0, 0, true, false, 0, 4>>(
+        "pipelined 128x(16+48s)/4 window 128");
+    r.pipelined<Pipelined<128, 24, 40, 4, 2, 0, 0, false>>("pipelined no-lookback");
+  } else if (group == "specialized") {  // a look-back warp beside the data warps
+    // Pipelined<BT, register items, staged items, blocks/SM, stages, delay,
+    //           tries, look-back, count, overlap, per lane, timed, look-back warp>
+    r.pipelined<Pipelined<128, 24, 40, 4>>("pipelined 128x(24+40s)/4");
+    r.pipelined<Pipelined<128, 24, 40, 3, 2, 0, 0, true, false, 0, 1, false, true>>(
+        "spec 4w+1 (24+40s)/3");
+    r.pipelined<Pipelined<128, 16, 48, 4, 2, 0, 0, true, false, 0, 1, false, true>>(
+        "spec 4w+1 (16+48s)/4");
+    r.pipelined<Pipelined<128, 16, 40, 4, 2, 0, 0, true, false, 0, 1, false, true>>(
+        "spec 4w+1 (16+40s)/4");
+    r.pipelined<Pipelined<96, 24, 40, 4, 2, 0, 0, true, false, 0, 1, false, true>>(
+        "spec 3w+1 (24+40s)/4");
+    r.pipelined<Pipelined<96, 16, 56, 4, 2, 0, 0, true, false, 0, 1, false, true>>(
+        "spec 3w+1 (16+56s)/4");
+    r.pipelined<Pipelined<128, 16, 48, 4, 2, 0, 0, true, false, 0, 1, true, true>>(
+        "spec 4w+1 (16+48s)/4 timed");
+    r.pipelined<Pipelined<128, 16, 48, 4, 2, 0, 0, false, false, 0, 1, false, true>>(
+        "spec 4w+1 (16+48s)/4 no-lookback");
+    r.pipelined<Pipelined<256, 16, 16, 4, 2, 0, 0, true, false, 0, 1, false, true>>(
+        "spec 8w+1 (16+16s)/4");
+  } else if (group == "pdesc") {  // pipelined: descriptor orders and placement
+    // Pipelined<BT, register items, staged items, blocks/SM, stages, delay,
+    //           tries, look-back, count, overlap, per lane, timed, look-back warp,
+    //           orders (bit 0 acquire, bit 1 release), descriptor stride>
+    r.pipelined<Pipelined<128, 24, 40, 4>>("pipelined 128x(24+40s)/4");
+    r.pipelined<Pipelined<128, 24, 40, 4, 2, 0, 0, true, false, 0, 1, false, false, 0>>(
+        "pipelined relaxed");
+    r.pipelined<Pipelined<128, 24, 40, 4, 2, 0, 0, true, false, 0, 1, false, false, 1>>(
+        "pipelined acquire, relaxed publish");
+    r.pipelined<Pipelined<128, 24, 40, 4, 2, 0, 0, true, false, 0, 1, false, false, 2>>(
+        "pipelined release, relaxed reads");
+    r.pipelined<Pipelined<128, 24, 40, 4, 2, 0, 0, true, false, 0, 1, false, false, 3, 2>>(
+        "pipelined desc 16B apart");
+    r.pipelined<Pipelined<128, 24, 40, 4, 2, 0, 0, true, false, 0, 1, false, false, 0, 2>>(
+        "pipelined relaxed desc 16B apart");
+    r.pipelined<Pipelined<128, 24, 40, 4, 2, 0, 0, true, false, 0, 1, false, false, 0, 4>>(
+        "pipelined relaxed desc 32B apart");
+    r.pipelined<Pipelined<128, 24, 40, 4, 2, 0, 0, false, false, 0, 1, false, false, 0, 2>>(
+        "pipelined no-lookback relaxed 16B");
+    r.knobs<KM<256, 32, 32, 4, 3000, kDoneBeforeStores, false>>("staged d3000 relaxed");
+    r.knobs<
+        Knobs<256, 32, 4, true, true, kDoneBeforeStores, 3000, true, 0, false, 32, 1, false, true>>(
+        "staged d3000 relaxed publish");
+    r.knobs<Knobs<256, 32, 4, true, true, kDoneBeforeStores, 3000, true, 0, false, 32, 1, false,
+                  false, 4>>("staged d3000 desc 32B apart");
+    r.knobs<Knobs<256, 32, 4, true, true, kDoneBeforeStores, 3000, true, 0, false, 32, 1, false,
+                  true, 4>>("staged d3000 relaxed publish 32B");
+    r.knobs<Knobs<256, 32, 4, true, true, kDoneBeforeStores, 1000, true, 0, false, 32, 1, false,
+                  true, 4>>("staged d1000 relaxed publish 32B");
   } else if (group == "backoff") {  // fewer polls, longer initial delays
     r.knobs<KXS<3000, 250>>("staged d3000 spin 250");
     r.knobs<KXS<3000, 500>>("staged d3000 spin 500");
@@ -874,12 +1305,13 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--max-log") hi = std::atoi(argv[i + 1]);
     if (std::string(argv[i]) == "--group") group = argv[i + 1];
   }
-  const std::vector<std::string> groups = {"staged", "persistent", "shapes",  "window",
-                                           "hold",   "small",      "backoff", "pipelined"};
+  const std::vector<std::string> groups = {
+      "staged",    "persistent", "shapes",  "window",  "hold",        "small", "backoff",
+      "pipelined", "early",      "overlap", "pwindow", "specialized", "pdesc"};
   if (std::find(groups.begin(), groups.end(), group) == groups.end()) {
     std::fprintf(stderr,
                  "unknown --group %s (staged, persistent, shapes, window, hold, small, backoff, "
-                 "pipelined)\n",
+                 "pipelined, early, overlap, pwindow, specialized, pdesc)\n",
                  group.c_str());
     return 2;
   }
@@ -903,6 +1335,8 @@ int main(int argc, char** argv) {
   CHECK(cudaMalloc(&cub_temp, cub_bytes));
   lookback::ScanPlan<unsigned> plan;
   CHECK(plan.init(max_n, 0));
+  lookback::ScanPlan<unsigned, lookback::Pipelined> pplan;
+  CHECK(pplan.init(max_n, 0));
   for (int l = lo; l <= hi; l += 2) {
     const long long n = 1LL << l;
     const int slices = env.slices(n);
@@ -926,10 +1360,16 @@ int main(int argc, char** argv) {
           CHECK(plan.InclusiveSum(env.in + env.stride(n) * s, env.out + env.stride(n) * s, n, 0));
         },
         slices);
+    const double plib = median_us(
+        [&](int s) {
+          CHECK(pplan.InclusiveSum(env.in + env.stride(n) * s, env.out + env.stride(n) * s, n, 0));
+        },
+        slices);
     std::printf(
         "\nn=2^%d copy %.2f us (%.1f GB/s)  cub %.2f us (%.1f%%)  library coarsened %.2f us "
-        "(%.1f%%)\n",
-        l, copy, 8.0 * n / copy / 1e3, cub, 100 * copy / cub, lib, 100 * copy / lib);
+        "(%.1f%%)  library pipelined %.2f us (%.1f%%)\n",
+        l, copy, 8.0 * n / copy / 1e3, cub, 100 * copy / cub, lib, 100 * copy / lib, plib,
+        100 * copy / plib);
     run_group(group, Row{env, n, copy, cub});
   }
   if (g_failed) std::fprintf(stderr, "tile_bound: a row hung or gave a wrong result\n");
