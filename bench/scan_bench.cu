@@ -391,13 +391,11 @@ void tuning_suite(const Settings& s) {
   // bytes per thread, blocks per SM; * marks the chosen policy (policy.hpp).
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t,
          Bench<C::Pipelined, TilePolicy<128, 64, 4, 0, 0, false, 0, 160>>,
-         Bench<C::Pipelined, TilePolicy<128, 64, 4, 0, 0, false, 0, 176>>,
          Bench<C::Pipelined, TilePolicy<128, 80, 4, 0, 0, false, 0, 160>>,
-         Bench<C::Pipelined, TilePolicy<128, 64, 4, 0, 0, false, 0, 128>>,
-         Bench<C::Pipelined, TilePolicy<128, 64, 4, 1000, 0, false, 1024, 160>>>(
+         Bench<C::Pipelined, TilePolicy<128, 96, 4, 0, 0, false, 0, 160>>,
+         Bench<C::Pipelined, TilePolicy<128, 80, 4, 0, 0, false, 0, 176>>>(
       s, "tune_persistent", ns,
-      {"p128x(16+40)/4", "p128x(16+44)/4", "p128x(20+40)/4*", "p128x(16+32)/4",
-       "p128x(16+40)/4 d1000"});
+      {"p128x(16+40)/4", "p128x(20+40)/4*", "p128x(24+40)/4", "p128x(20+44)/4"});
   run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t,
          Bench<C::Pipelined, TilePolicy<128, 80, 4, 0, 0, false, 0, 160>>,
          Bench<C::Pipelined, TilePolicy<128, 64, 4, 0, 0, false, 0, 160>>,

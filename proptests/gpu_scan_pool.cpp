@@ -82,11 +82,12 @@ cudaError_t Pool::allocate() {
   const std::size_t region =
       (static_cast<std::size_t>(max_items_) + 2 * kGuard + 8) * kMaxValueBytes + 256;
   // Tiles hold at least 32 items (32 threads, 1 item each). The shape bounds
-  // every descriptor of values of up to 16 bytes: a 16-byte word and two
-  // arrays of 16-byte values (the largest used, 8-byte values packed with
-  // their tag, is one 16-byte word).
-  temp_bytes_ = device::temp_storage_bytes(static_cast<std::uint64_t>(max_items_ / 32 + 2),
-                                           device::DescriptorShape{16, 16, 2});
+  // every descriptor of values of up to 16 bytes: a 16-byte word every 32
+  // bytes and two arrays of 16-byte values (the largest used, 8-byte values
+  // packed with their tag, is one 16-byte word every 32 bytes).
+  temp_bytes_ =
+      device::temp_storage_bytes(static_cast<std::uint64_t>(max_items_ / 32 + 2),
+                                 device::DescriptorShape{16, device::kPackedWordStride, 16, 2});
   auto device = [&](unsigned char** p) {
     void* v = nullptr;
     const cudaError_t e = cudaMalloc(&v, region);

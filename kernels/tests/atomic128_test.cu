@@ -54,12 +54,18 @@ __global__ void round_trip(Word128* mem, Word128* out, int* flags) {
   out[5] = load128<L>(mem);
 }
 
+// Room for the 32 descriptors the descriptor tests give a DescriptorStorage
+// (one 16-byte word every kPackedWordStride bytes); the word tests use the
+// first 16 words of it.
+constexpr std::size_t kDescriptorBytes = 32 * lookback::device::kPackedWordStride;
+static_assert(kDescriptorBytes >= 16 * sizeof(Word128));
+
 struct Device {
   Word128* mem = nullptr;
   Word128* out = nullptr;
   int* flags = nullptr;
   Device() {
-    cudaMalloc(&mem, 16 * sizeof(Word128));
+    cudaMalloc(&mem, kDescriptorBytes);
     cudaMalloc(&out, 1 << 20);
     cudaMalloc(&flags, 1 << 20);
   }
@@ -238,7 +244,7 @@ TEST(Atomic128, Packed128DescriptorRoundTrip) {
   LOOKBACK_REQUIRE_GPU();
   Device d;
   ASSERT_TRUE(d.ok());
-  LOOKBACK_CUDA_OK(cudaMemset(d.mem, 0, 16 * sizeof(Word128)));
+  LOOKBACK_CUDA_OK(cudaMemset(d.mem, 0, kDescriptorBytes));
   descriptor_round_trip<FallbackTag><<<1, 1>>>(lookback::device::DescriptorStorage{d.mem, 32},
                                                reinterpret_cast<DescriptorResults*>(d.out));
   LOOKBACK_CUDA_OK(cudaGetLastError());
@@ -257,13 +263,19 @@ TEST(Atomic128, Packed128DescriptorRoundTrip) {
   EXPECT_EQ(r.tag_after_failed_cas, encode_tag(Status::Aggregate, 9u));
   EXPECT_EQ(r.after_clear, (Word128{0, 0}));
   // The words are protocol::pack128 words: tag in the low half, value bits
-  // in the high half.
-  Word128 host[8];
+  // in the high half; tile t's word at t * kPackedWordStride, nothing in
+  // between.
+  constexpr std::size_t kStride = lookback::device::kPackedWordStride;
+  unsigned char host[8 * kStride];
   LOOKBACK_CUDA_OK(cudaMemcpy(host, d.mem, sizeof host, cudaMemcpyDeviceToHost));
   const double v = 1e300;
   std::uint64_t bits;
   std::memcpy(&bits, &v, sizeof bits);
-  EXPECT_EQ(host[7], lookback::protocol::pack128(Status::Aggregate, 9u, bits));
+  Word128 word7;
+  std::memcpy(&word7, host + 7 * kStride, sizeof word7);
+  EXPECT_EQ(word7, lookback::protocol::pack128(Status::Aggregate, 9u, bits));
+  for (std::size_t b = 0; b < sizeof host; ++b)
+    if (b % kStride >= sizeof(Word128)) EXPECT_EQ(host[b], 0u) << "byte " << b;
 }
 
 // Readers of a Packed128Descriptor that use a word the way the look-back does
@@ -311,7 +323,7 @@ TEST(Atomic128, Packed128DescriptorReadsAreNeverTorn) {
   LOOKBACK_REQUIRE_GPU();
   Device d;
   ASSERT_TRUE(d.ok());
-  LOOKBACK_CUDA_OK(cudaMemset(d.mem, 0, kTornWords * sizeof(Word128)));
+  LOOKBACK_CUDA_OK(cudaMemset(d.mem, 0, kDescriptorBytes));
   LOOKBACK_CUDA_OK(cudaMemset(d.flags, 0, 2 * sizeof(unsigned)));
   auto* counters = reinterpret_cast<unsigned*>(d.flags);
   descriptor_readers<FallbackTag>

@@ -83,9 +83,9 @@ static_assert(all_entries_ok(std::make_index_sequence<proto::kCatalogue.size()>{
 static_assert(kSplit<proto::find_variant("no-release-no-acquire")->protocol, std::uint64_t>);
 static_assert(!dev::kPacked128Available ||
               dev::descriptor_shape<proto::production("fallback"), double>() ==
-                  dev::DescriptorShape{16, 0, 0});
+                  dev::DescriptorShape{16, dev::kPackedWordStride, 0, 0});
 static_assert(dev::descriptor_shape<proto::production("fallback"), std::uint32_t>() ==
-              dev::DescriptorShape{8, 0, 0});
+              dev::DescriptorShape{8, dev::kPackedWordStride, 0, 0});
 
 // ---------------------------------------------------------------------------
 // A scan through scan_with_protocol (any catalogue protocol, HostMemset).

@@ -29,22 +29,25 @@ constexpr proto::Protocol kWarp = proto::production("warp-lookback");
 constexpr proto::Protocol kOverwritten = proto::find_variant("split-value-overwritten")->protocol;
 constexpr proto::Protocol kForcedSplit = proto::find_variant("no-reader-acquire")->protocol;
 
-// The shapes the layouts have.
-static_assert(dev::descriptor_shape<kWarp, std::uint32_t>() == DescriptorShape{8, 0, 0});
-static_assert(dev::descriptor_shape<kWarp, float>() == DescriptorShape{8, 0, 0});
+// The shapes the layouts have: {word bytes, word stride, value bytes, value
+// arrays}. Packed words one per 32-byte sector, split tags side by side.
+static_assert(dev::kPackedWordStride == 32);
+static_assert(dev::descriptor_shape<kWarp, std::uint32_t>() == DescriptorShape{8, 32, 0, 0});
+static_assert(dev::descriptor_shape<kWarp, float>() == DescriptorShape{8, 32, 0, 0});
 // 5..8-byte values: the 16-byte packed word where enabled, else split.
 constexpr DescriptorShape kEight =
-    dev::kPacked128Available ? DescriptorShape{16, 0, 0} : DescriptorShape{4, 8, 2};
+    dev::kPacked128Available ? DescriptorShape{16, 32, 0, 0} : DescriptorShape{4, 4, 8, 2};
 static_assert(dev::descriptor_shape<kWarp, double>() == kEight);
 static_assert(dev::descriptor_shape<kWarp, std::int64_t>() == kEight);
-static_assert(dev::descriptor_shape<kWarp, Wide12>() == DescriptorShape{4, 12, 2});
-static_assert(dev::descriptor_shape<kWarp, Wide32>() == DescriptorShape{4, 32, 2});
-static_assert(dev::descriptor_shape<kForcedSplit, std::uint32_t>() == DescriptorShape{4, 4, 2});
-static_assert(dev::descriptor_shape<kForcedSplit, double>() == DescriptorShape{4, 8, 2});
-static_assert(dev::descriptor_shape<kOverwritten, std::uint32_t>() == DescriptorShape{4, 4, 1});
+static_assert(dev::descriptor_shape<kWarp, Wide12>() == DescriptorShape{4, 4, 12, 2});
+static_assert(dev::descriptor_shape<kWarp, Wide32>() == DescriptorShape{4, 4, 32, 2});
+static_assert(dev::descriptor_shape<kForcedSplit, std::uint32_t>() == DescriptorShape{4, 4, 4, 2});
+static_assert(dev::descriptor_shape<kForcedSplit, double>() == DescriptorShape{4, 4, 8, 2});
+static_assert(dev::descriptor_shape<kOverwritten, std::uint32_t>() == DescriptorShape{4, 4, 4, 1});
 
 const DescriptorShape kShapes[] = {
-    {8, 0, 0}, {16, 0, 0}, {4, 4, 2}, {4, 8, 2}, {4, 12, 2}, {4, 32, 2}, {4, 4, 1}, {4, 1, 2},
+    {8, 32, 0, 0}, {16, 32, 0, 0}, {8, 8, 0, 0}, {4, 4, 4, 2}, {4, 4, 8, 2},
+    {4, 4, 12, 2}, {4, 4, 32, 2},  {4, 4, 4, 1}, {4, 4, 1, 2},
 };
 
 TEST(TempStorage, SplitArraysAreLineAlignedAndDisjoint) {
@@ -55,14 +58,14 @@ TEST(TempStorage, SplitArraysAreLineAlignedAndDisjoint) {
       EXPECT_GE(cap, tiles);
       EXPECT_LT(cap, tiles + 32);
       // words first, from the region's start; then each value array.
-      std::uint64_t end = cap * s.word_bytes;
+      std::uint64_t end = cap * s.word_stride;
       for (int k = 0; k < s.value_arrays; ++k) {
         const std::uint64_t at = dev::value_array_offset(cap, s, k);
         EXPECT_EQ(at % dev::kLineBytes, 0u);
         EXPECT_GE(at, end) << "array " << k << " overlaps the one before";
         // No value shares a line with a word.
         EXPECT_GE(at,
-                  (cap * s.word_bytes + dev::kLineBytes - 1) / dev::kLineBytes * dev::kLineBytes);
+                  (cap * s.word_stride + dev::kLineBytes - 1) / dev::kLineBytes * dev::kLineBytes);
         end = at + cap * s.value_bytes;
       }
       EXPECT_GE(dev::region_bytes(cap, s), end);
@@ -73,7 +76,7 @@ TEST(TempStorage, SplitArraysAreLineAlignedAndDisjoint) {
 
 TEST(TempStorage, SplitTagsFillLines) {
   // 32 tags of 4 bytes: one line per group of 32 tiles.
-  const DescriptorShape u32{4, 4, 2};
+  const DescriptorShape u32{4, 4, 4, 2};
   EXPECT_EQ(dev::value_array_offset(32, u32, 0), 128u);
   EXPECT_EQ(dev::value_array_offset(32, u32, 1), 256u);
   EXPECT_EQ(dev::region_bytes(32, u32), 384u);
@@ -87,16 +90,17 @@ TEST(TempStorage, CapacityOfTheQueriedSizeCoversTheLaunch) {
       // Exactly the rounded-up tile count: every group adds at least a line
       // of words or values, so one more group would not fit.
       EXPECT_EQ(dev::descriptor_capacity(bytes, s), dev::capacity_for_tiles(tiles))
-          << "word " << s.word_bytes << ", value " << s.value_bytes << ", tiles " << tiles;
+          << "word " << s.word_bytes << " every " << s.word_stride << ", value " << s.value_bytes
+          << ", tiles " << tiles;
       // A larger allocation never holds fewer.
       EXPECT_GE(dev::descriptor_capacity(bytes + 4096, s), dev::capacity_for_tiles(tiles));
       EXPECT_GE(dev::descriptor_capacity(bytes * 3, s), dev::capacity_for_tiles(tiles));
     }
   }
-  EXPECT_EQ(dev::descriptor_capacity(0, DescriptorShape{4, 4, 2}), 0u);
-  EXPECT_EQ(dev::descriptor_capacity(dev::kHeaderBytes, DescriptorShape{4, 4, 2}), 0u);
+  EXPECT_EQ(dev::descriptor_capacity(0, DescriptorShape{4, 4, 4, 2}), 0u);
+  EXPECT_EQ(dev::descriptor_capacity(dev::kHeaderBytes, DescriptorShape{4, 4, 4, 2}), 0u);
   // Capacities stay 32-bit however large the allocation.
-  EXPECT_EQ(dev::descriptor_capacity(std::size_t{1} << 50, DescriptorShape{8, 0, 0}),
+  EXPECT_EQ(dev::descriptor_capacity(std::size_t{1} << 50, DescriptorShape{8, 32, 0, 0}),
             dev::kMaxDescriptorCapacity);
 }
 
@@ -104,13 +108,24 @@ TEST(TempStorage, HostMemsetClearsHeaderAndWords) {
   for (const DescriptorShape& s : kShapes) {
     for (std::uint64_t tiles : {1ull, 33ull, 5000ull}) {
       const std::size_t cleared = dev::cleared_bytes(tiles, s);
-      EXPECT_EQ(cleared, dev::kHeaderBytes + tiles * s.word_bytes);
+      EXPECT_EQ(cleared, dev::kHeaderBytes + tiles * s.word_stride);
       // Inside the storage, and never into the value arrays.
       EXPECT_LE(cleared + dev::kTempAlignment, dev::temp_storage_bytes(tiles, s));
       if (s.value_arrays > 0)
         EXPECT_LE(cleared - dev::kHeaderBytes,
                   dev::value_array_offset(dev::capacity_for_tiles(tiles), s, 0));
     }
+  }
+}
+
+TEST(TempStorage, PackedWordsTakeASectorEach) {
+  // 8- and 16-byte packed words: 32 descriptors take 1 KiB, four lines, so
+  // tile t's word starts at 32 t and no two words share a 32-byte sector.
+  for (const DescriptorShape& s : {kShapes[0], kShapes[1]}) {
+    EXPECT_EQ(dev::region_bytes(32, s), 1024u);
+    EXPECT_EQ(dev::cleared_bytes(3, s), dev::kHeaderBytes + 96u);
+    EXPECT_GE(s.word_stride, s.word_bytes);
+    EXPECT_EQ(s.word_stride % 32, 0u);
   }
 }
 

@@ -126,10 +126,10 @@ void write_header(std::ostream& os, const PromelaSpec& spec) {
      << (i.resident ? std::to_string(i.resident) : std::string("all")) << ", progress "
      << to_string(spec.progress) << "\n"
      << " * protocol: tile id " << to_string(p.tile_id) << ", publish "
-     << to_string(p.publish_order) << " after " << to_string(p.publish_fence) << ", look-back "
-     << to_string(p.lookback_order) << " then " << to_string(p.lookback_fence) << ", values "
-     << to_string(p.value_order) << ", fallback " << (p.fallback ? "yes" : "no") << " (spin bound "
-     << p.spin_bound << "), reset " << to_string(p.reset) << " (" << p.epoch_bits
+     << to_string(publish_order_on(p, i.layout)) << " after " << to_string(p.publish_fence)
+     << ", look-back " << to_string(p.lookback_order) << " then " << to_string(p.lookback_fence)
+     << ", values " << to_string(p.value_order) << ", fallback " << (p.fallback ? "yes" : "no")
+     << " (spin bound " << p.spin_bound << "), reset " << to_string(p.reset) << " (" << p.epoch_bits
      << " epoch bits), in place " << (p.in_place ? "yes" : "no") << ", flaw " << to_string(p.flaw)
      << "\n *\n"
      << " * SPIN explores interleavings, i.e. sequential consistency: the memory orders and\n"

@@ -156,7 +156,7 @@ class BlockProgram {
     word.pub = pub_id(tile, s);
     stage_value(c, tile, word, iv, step);
     c.fence(p_.publish_fence, Step::PublishFence, tile);
-    c.store(m_.desc[tile], word, p_.publish_order, step, tile);
+    c.store(m_.desc[tile], word, publish_order_on(p_, inst_.layout), step, tile);
   }
 
   // The value half of a publish, before its fence: packed, it rides in the
@@ -262,7 +262,8 @@ class BlockProgram {
     stage_value(c, idx, desired, reduced, Step::FallbackPublish);
     c.fence(p_.publish_fence, Step::PublishFence, idx);
     if (!fallback_uses_cas(p_)) {
-      c.store(m_.desc[idx], desired, p_.publish_order, Step::FallbackPublish, idx);
+      c.store(m_.desc[idx], desired, publish_order_on(p_, inst_.layout), Step::FallbackPublish,
+              idx);
       return;
     }
     const auto [ok, seen] =

@@ -170,6 +170,21 @@ TEST(PersistentBlocks, FlawsOnThePersistentProgramAreCaught) {
   EXPECT_TRUE(violates(run(no_reset, instance(4, 2, Layout::Packed, 2)), Property::CorrectPrefix));
 }
 
+// The pipelined variant publishes packed words relaxed (the word carries its
+// value) and keeps the release where a tag orders a value word: both layouts
+// pass, and relaxing the split tag too is the data race the ordering mutants
+// show.
+TEST(PersistentBlocks, RelaxedPublishIsSafeOnlyWhereTheWordCarriesItsValue) {
+  ASSERT_TRUE(kPipelined.relaxed_packed_publish);
+  EXPECT_TRUE(run(kPipelined, instance(4, 2, Layout::Packed)).passed());
+  EXPECT_TRUE(run(kPipelined, instance(4, 2, Layout::Packed, 2)).passed());
+  EXPECT_TRUE(run(kPipelined, instance(4, 2, Layout::Split)).passed());
+  Protocol split_relaxed = kPipelined;
+  split_relaxed.publish_order = Order::Relaxed;
+  EXPECT_TRUE(run(split_relaxed, instance(4, 2, Layout::Packed)).passed());
+  EXPECT_TRUE(violates(run(split_relaxed, instance(4, 2, Layout::Split)), Property::NoDataRace));
+}
+
 // Ticket tile ids need OBE: under HSA or with no fairness at all, a started
 // block that holds a low tile may never run again.
 TEST(PersistentBlocks, LiveUnderObeButNotHsaOrUnfair) {

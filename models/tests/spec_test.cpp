@@ -98,6 +98,24 @@ TEST(Catalogue, FallbackVariantsClaimTerminationWithoutFairness) {
   EXPECT_FALSE(bounded_wait(find_variant("fallback-unbounded-spin")->protocol));
 }
 
+// relaxed_packed_publish relaxes the packed word's publish only: the split
+// layout's tag still orders the value word written before it.
+TEST(ProtocolSpec, RelaxedPackedPublishRelaxesOnlyPackedWords) {
+  const Protocol pipelined = find_variant("pipelined")->protocol;
+  EXPECT_TRUE(pipelined.relaxed_packed_publish);
+  EXPECT_EQ(publish_order_on(pipelined, Layout::Packed), Order::Relaxed);
+  EXPECT_EQ(publish_order_on(pipelined, Layout::Split), Order::Release);
+  EXPECT_EQ(fallback_cas_order(pipelined), Order::AcqRel);
+  for (const char* name : {"warp-lookback", "coarsened", "fallback", "fallback-inplace"}) {
+    const Protocol p = find_variant(name)->protocol;
+    EXPECT_FALSE(p.relaxed_packed_publish) << name;
+    EXPECT_EQ(publish_order_on(p, Layout::Packed), Order::Release) << name;
+    EXPECT_EQ(publish_order_on(p, Layout::Split), Order::Release) << name;
+  }
+  EXPECT_EQ(publish_order_on(find_variant("fenced-lookback")->protocol, Layout::Packed),
+            Order::Relaxed);
+}
+
 // The kernels take the protocol as a template parameter: it must be usable
 // in constant expressions.
 static_assert(production("warp-lookback").window == 32);

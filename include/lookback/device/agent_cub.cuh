@@ -68,9 +68,9 @@ struct CubAgent {
 
     if constexpr (kInstrumented) prestress(p.perturb);
     if (tid == 0) {
+      sm.epoch = LaunchState<P>::epoch(p.header);  // first, as in the model's block program
       sm.tile = LaunchState<P>::tile_id(p.header);
       if constexpr (kInstrumented) sm.tile = perturb_tile(p.perturb, sm.tile, p.num_tiles);
-      sm.epoch = LaunchState<P>::epoch(p.header);
     }
     __syncthreads();
     const std::uint32_t tile = sm.tile;

@@ -326,14 +326,18 @@ struct StripedAgent {
       raise_error(p.header, DeviceError::TicketOverflow, t);
   }
 
+  // Thread 0's draw of the block's next tile id: the ticket, checked, and
+  // (instrumented) perturbed.
+  __device__ static std::uint32_t next_tile(const Params& p) {
+    std::uint32_t t = LaunchState<P>::tile_id(p.header);
+    check_ticket(p, t);
+    if constexpr (kInstrumented) t = perturb_tile(p.perturb, t, p.num_tiles);
+    return t;
+  }
+
   // Thread 0 draws the block's next tile (a persistent block's later draws).
   __device__ static std::uint32_t draw(const Params& p, Shared& sm, int tid) {
-    if (tid == 0) {
-      std::uint32_t t = LaunchState<P>::tile_id(p.header);
-      check_ticket(p, t);
-      if constexpr (kInstrumented) t = perturb_tile(p.perturb, t, p.num_tiles);
-      sm.tile = t;
-    }
+    if (tid == 0) sm.tile = next_tile(p);
     __syncthreads();
     const std::uint32_t t = sm.tile;
     __syncthreads();  // sm.tile is free for the next draw
@@ -464,10 +468,11 @@ struct StripedAgent {
 
     if constexpr (kInstrumented) prestress(p.perturb);
     if (tid == 0) {
-      sm.tile = LaunchState<P>::tile_id(p.header);
-      check_ticket(p, sm.tile);
-      if constexpr (kInstrumented) sm.tile = perturb_tile(p.perturb, sm.tile, p.num_tiles);
+      // The epoch load first, as in the model's block program: it does not
+      // wait for the ticket, so both round trips overlap (the ticket's check
+      // branches on its value).
       sm.epoch = LaunchState<P>::epoch(p.header);
+      sm.tile = next_tile(p);
     }
     __syncthreads();
     const std::uint32_t epoch = sm.epoch;

@@ -10,7 +10,9 @@
 //         ld/st/atom.cas .b128 in inline PTX (atomic128.cuh; sm_90), because
 //         libcu++'s 128-bit cuda::atomic_ref is broken in CCCL 3.0.1.
 //       For the model both are the packed layout: one location, every access
-//       a single atomic one.
+//       a single atomic one. A publish stores the word with
+//       protocol::publish_order_on(P, Packed): relaxed for variants with
+//       Protocol::relaxed_packed_publish (the word carries its value).
 //   Split (values of more than 8 bytes, and variants that force
 //       Layout::Split): a 32-bit status tag (protocol::encode_tag) plus
 //       value words: one for the aggregate and one for the inclusive prefix
@@ -77,10 +79,15 @@ struct PackedDescriptor {
   static_assert(sizeof(T) <= 4, "the 64-bit packed descriptor holds values of at most 4 bytes");
   static_assert(std::is_trivially_copyable_v<T>);
   using Word = std::uint64_t;  // what one look-back read returns
-  static constexpr DescriptorShape kShape{sizeof(Word), 0, 0};
+  static constexpr DescriptorShape kShape{sizeof(Word), kPackedWordStride, 0, 0};
+  static constexpr protocol::Order kPublishOrder = protocol::publish_order_on(P, Layout::Packed);
 
-  Word* words;
-  __device__ explicit PackedDescriptor(DescriptorStorage s) : words(static_cast<Word*>(s.base)) {}
+  unsigned char* base;  // tile t's word at base + t * kPackedWordStride
+  __device__ explicit PackedDescriptor(DescriptorStorage s)
+      : base(static_cast<unsigned char*>(s.base)) {}
+  __device__ Word& word(std::uint32_t t) const {
+    return *reinterpret_cast<Word*>(base + std::size_t{t} * kPackedWordStride);
+  }
 
   __device__ static std::uint32_t bits_of(const T& v) {
     std::uint32_t b = 0;
@@ -94,7 +101,7 @@ struct PackedDescriptor {
 
   // One look-back read of tile `t` (P.lookback_order).
   __device__ Word load(std::uint32_t t) const {
-    return device_ref<Word>(words[t]).load(load_order<P.lookback_order>());
+    return device_ref<Word>(word(t)).load(load_order<P.lookback_order>());
   }
   // The value of a word read from tile t (no further memory access).
   __device__ T value(std::uint32_t, Word w) const {
@@ -104,10 +111,10 @@ struct PackedDescriptor {
     return v;
   }
   // Publish status s with value v: P.publish_fence, then the word with
-  // P.publish_order.
+  // the packed publish order (protocol::publish_order_on).
   __device__ void publish(std::uint32_t t, Status s, const T& v, std::uint32_t epoch) const {
     fence<P.publish_fence>();
-    device_ref<Word>(words[t]).store(make(s, v, epoch), store_order<P.publish_order>());
+    device_ref<Word>(word(t)).store(make(s, v, epoch), store_order<kPublishOrder>());
   }
   // The fallback's monotone publish: INVALID -> s(v) only if the word is
   // still `expected` (the INVALID word the caller observed); never overwrites
@@ -115,7 +122,7 @@ struct PackedDescriptor {
   __device__ bool cas_publish(std::uint32_t t, Word& expected, Status s, const T& v,
                               std::uint32_t epoch) const {
     fence<P.publish_fence>();
-    return device_ref<Word>(words[t]).compare_exchange_strong(
+    return device_ref<Word>(word(t)).compare_exchange_strong(
         expected, make(s, v, epoch), rmw_order<protocol::fallback_cas_order(P)>());
   }
   // The word a successful cas_publish wrote.
@@ -125,7 +132,7 @@ struct PackedDescriptor {
   // Epoch wrap: make the descriptor INVALID at epoch 0 (all-zero word).
   template <protocol::Order O>
   __device__ void clear(std::uint32_t t) const {
-    store_word<O>(&words[t], Word{0});
+    store_word<O>(&word(t), Word{0});
   }
 };
 
@@ -139,11 +146,15 @@ struct Packed128Descriptor {
   static_assert(std::is_trivially_copyable_v<T>);
   using Word = protocol::Packed128;  // what one look-back read returns
   static_assert(sizeof(Word) == 16 && alignof(Word) == 16);
-  static constexpr DescriptorShape kShape{sizeof(Word), 0, 0};
+  static constexpr DescriptorShape kShape{sizeof(Word), kPackedWordStride, 0, 0};
+  static constexpr protocol::Order kPublishOrder = protocol::publish_order_on(P, Layout::Packed);
 
-  Word* words;
+  unsigned char* base;  // tile t's word at base + t * kPackedWordStride
   __device__ explicit Packed128Descriptor(DescriptorStorage s)
-      : words(static_cast<Word*>(s.base)) {}
+      : base(static_cast<unsigned char*>(s.base)) {}
+  __device__ Word* word(std::uint32_t t) const {
+    return reinterpret_cast<Word*>(base + std::size_t{t} * kPackedWordStride);
+  }
 
   __device__ static std::uint64_t bits_of(const T& v) {
     std::uint64_t b = 0;
@@ -175,7 +186,7 @@ struct Packed128Descriptor {
   }
 
   // One look-back read of tile `t` (P.lookback_order).
-  __device__ Word load(std::uint32_t t) const { return load128<P.lookback_order>(&words[t]); }
+  __device__ Word load(std::uint32_t t) const { return load128<P.lookback_order>(word(t)); }
   // The value of a word read from tile t (no further memory access).
   __device__ T value(std::uint32_t, Word w) const {
     const std::uint64_t b = protocol::packed128_value(w);
@@ -184,10 +195,10 @@ struct Packed128Descriptor {
     return v;
   }
   // Publish status s with value v: P.publish_fence, then the word with
-  // P.publish_order.
+  // the packed publish order (protocol::publish_order_on).
   __device__ void publish(std::uint32_t t, Status s, const T& v, std::uint32_t epoch) const {
     fence<P.publish_fence>();
-    store128<P.publish_order>(&words[t], make(s, v, epoch));
+    store128<kPublishOrder>(word(t), make(s, v, epoch));
   }
   // The fallback's monotone publish: INVALID -> s(v) only if the word is
   // still `expected` (the INVALID word the caller observed); never overwrites
@@ -195,7 +206,7 @@ struct Packed128Descriptor {
   __device__ bool cas_publish(std::uint32_t t, Word& expected, Status s, const T& v,
                               std::uint32_t epoch) const {
     fence<P.publish_fence>();
-    return cas128<protocol::fallback_cas_order(P)>(&words[t], expected, make(s, v, epoch));
+    return cas128<protocol::fallback_cas_order(P)>(word(t), expected, make(s, v, epoch));
   }
   // The word a successful cas_publish wrote.
   __device__ static Word published_word(Status s, const T& v, std::uint32_t epoch) {
@@ -204,7 +215,7 @@ struct Packed128Descriptor {
   // Epoch wrap: make the descriptor INVALID at epoch 0 (all-zero word).
   template <protocol::Order O>
   __device__ void clear(std::uint32_t t) const {
-    store128<O>(&words[t], Word{0, 0});
+    store128<O>(word(t), Word{0, 0});
   }
 };
 
@@ -221,7 +232,7 @@ struct SplitDescriptor {
   };
   static_assert(kBoxAlign <= kLineBytes, "value arrays start on a 128-byte line");
   using Word = std::uint32_t;
-  static constexpr DescriptorShape kShape{sizeof(Word), sizeof(Box),
+  static constexpr DescriptorShape kShape{sizeof(Word), sizeof(Word), sizeof(Box),
                                           protocol::split_value_words(P)};
 
   Word* tags;      // [capacity] status tags, 32 to a line
@@ -245,7 +256,8 @@ struct SplitDescriptor {
   __device__ void publish(std::uint32_t t, Status s, const T& v, std::uint32_t epoch) const {
     store_object<kValueOrder, kBoxAlign>(&value_box(t, s)->v, v);
     fence<P.publish_fence>();
-    device_ref<Word>(tags[t]).store(protocol::encode_tag(s, epoch), store_order<P.publish_order>());
+    device_ref<Word>(tags[t]).store(protocol::encode_tag(s, epoch),
+                                    store_order<protocol::publish_order_on(P, Layout::Split)>());
   }
   // Monotone fallback publish on the tag. The value word of status s is
   // written first (the same value its owner writes, so a lost CAS leaves it

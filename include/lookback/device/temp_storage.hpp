@@ -9,7 +9,9 @@
 // 128-byte line:
 //
 //   words      [capacity]  what a look-back reads first: the packed word
-//                          (8 or 16 bytes), or the split layout's 32-bit tag
+//                          (8 or 16 bytes, one per 32-byte sector:
+//                          kPackedWordStride), or the split layout's 32-bit
+//                          tag (contiguous)
 //   aggregate  [capacity]  split layout only: aggregate values
 //   inclusive  [capacity]  split layout only: inclusive-prefix values
 //                          (absent when split_value_words(P) == 1)
@@ -82,9 +84,19 @@ inline constexpr std::uint64_t kDescriptorGroup = 32;
 // Tile ids are below 2^31, so no launch needs more descriptors than this.
 inline constexpr std::uint64_t kMaxDescriptorCapacity = std::uint64_t{1} << 31;
 
+// Packed words lie one per 32-byte sector (the L2's unit of access), not
+// side by side. On the H100, with 8-byte words 4 to a sector, the blocks
+// publishing neighbouring tiles and the look-backs polling them shared
+// sectors; spreading the words took the coarsened kernel from 92.7% to
+// 96.2% of copy bandwidth at 2^30 items and the pipelined one (with relaxed
+// publishes) from 97.0% to 99.1% (bench/explore/tile_bound.cu, group
+// pdesc). Split tags stay contiguous, 32 to a line.
+inline constexpr std::size_t kPackedWordStride = 32;
+
 // How a layout stores one descriptor (descriptor.cuh gives each its shape).
 struct DescriptorShape {
   std::size_t word_bytes;   // the word a look-back reads: packed word or split tag
+  std::size_t word_stride;  // bytes from one tile's word to the next (>= word_bytes)
   std::size_t value_bytes;  // split layout: one value slot; packed: 0
   int value_arrays;         // split layout: 2 (aggregate, inclusive) or 1; packed: 0
   friend constexpr bool operator==(const DescriptorShape&, const DescriptorShape&) = default;
@@ -102,7 +114,7 @@ LOOKBACK_HD constexpr std::uint64_t capacity_for_tiles(std::uint64_t num_tiles) 
 // of the whole region.
 LOOKBACK_HD constexpr std::uint64_t value_array_offset(std::uint64_t capacity, DescriptorShape s,
                                                        int k) {
-  return round_up(capacity * s.word_bytes, kLineBytes) +
+  return round_up(capacity * s.word_stride, kLineBytes) +
          static_cast<std::uint64_t>(k) * round_up(capacity * s.value_bytes, kLineBytes);
 }
 LOOKBACK_HD constexpr std::uint64_t region_bytes(std::uint64_t capacity, DescriptorShape s) {
@@ -138,7 +150,7 @@ constexpr std::uint64_t descriptor_capacity(std::size_t temp_bytes, DescriptorSh
 // descriptors it uses (they start right after the header). Value arrays need
 // no clearing: a value is only read after its tag, written in the same launch.
 constexpr std::size_t cleared_bytes(std::uint64_t num_tiles, DescriptorShape s) {
-  return kHeaderBytes + static_cast<std::size_t>(num_tiles) * s.word_bytes;
+  return kHeaderBytes + static_cast<std::size_t>(num_tiles) * s.word_stride;
 }
 
 // What a kernel gets to address its descriptors.

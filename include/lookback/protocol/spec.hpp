@@ -106,6 +106,12 @@ struct Protocol {
   // Writer side: every descriptor publish (AGGREGATE, PREFIX, fallback).
   Fence publish_fence = Fence::None;  // placed before the status store
   Order publish_order = Order::Release;
+  // Packed layout: publish stores are relaxed instead of publish_order
+  // (publish_order_on). A packed word carries its own value, so a reader
+  // that takes it needs nothing else the writer wrote; the split layout's
+  // value words do, and there publish_order holds. The fallback's CAS keeps
+  // fallback_cas_order(p).
+  bool relaxed_packed_publish = false;
 
   // Reader side: every look-back read of a status (or packed) word.
   Order lookback_order = Order::Acquire;
@@ -154,6 +160,12 @@ struct Protocol {
 
 // ---------------------------------------------------------------------------
 // Derived orders. Both interpreters call these rather than deciding locally.
+
+// Order of a descriptor publish store (AGGREGATE, PREFIX, a flawed
+// fallback's plain store) on layout `l`, Packed or Split.
+LOOKBACK_HD constexpr Order publish_order_on(const Protocol& p, Layout l) {
+  return l == Layout::Packed && p.relaxed_packed_publish ? Order::Relaxed : p.publish_order;
+}
 
 // Order of reads of input tiles and writes of output tiles.
 LOOKBACK_HD constexpr Order data_order(const Protocol& p) {
