@@ -395,12 +395,12 @@ void tuning_suite(const Settings& s) {
          Bench<C::Pipelined, TilePolicy<128, 96, 4, 0, 0, false, 0, 160>>,
          Bench<C::Pipelined, TilePolicy<128, 80, 4, 0, 0, false, 0, 176>>>(
       s, "tune_persistent", ns,
-      {"p128x(16+40)/4", "p128x(20+40)/4*", "p128x(24+40)/4", "p128x(20+44)/4"});
+      {"p128x(16+40)/4", "p128x(20+40)/4", "p128x(24+40)/4*", "p128x(20+44)/4"});
   run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t,
          Bench<C::Pipelined, TilePolicy<128, 80, 4, 0, 0, false, 0, 160>>,
          Bench<C::Pipelined, TilePolicy<128, 64, 4, 0, 0, false, 0, 160>>,
          Bench<C::Pipelined, TilePolicy<128, 64, 4, 0, 0, false, 0, 128>>>(
-      s, "tune_persistent_u64", ns, {"p128x(10+20)/4*", "p128x(8+20)/4", "p128x(8+16)/4"});
+      s, "tune_persistent_u64", ns, {"p128x(10+20)/4", "p128x(8+20)/4", "p128x(8+16)/4*"});
   // Staged bytes per thread (shared memory, cp.async) on top of 128 register
   // bytes; * marks the chosen policies (policy.hpp).
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t,

@@ -43,25 +43,30 @@
 //     = 2): 128 threads, 4 blocks per SM, each block two register sets and
 //     two shared-memory stages; no look-back delay (the next tile's loads
 //     fill the wait). The register share is what ptxas can hold twice at
-//     128 registers: u32 16+40 items uses 124 registers, 20+40 128, both
-//     without spills; 8-byte types spill a little at 80 register bytes.
-//     u32 at 2^24 / 2^26 / 2^28 / 2^30, % of copy
-//     (bench/results/pipelined/h100_tuning_persistent.log): 16+40 81.1 /
-//     88.4 / 91.5 / 91.5; 16+44 80.0 / 90.8 / 92.0 / 92.6; 20+40 80.9 /
-//     90.9 / 92.1 / 92.7; 16+32 80.1 / 86.4 / 88.5 / 88.7; a 1000 ns delay
-//     no gain. u64: 8+16 items 85.6 / 89.9 / 90.4 / 90.7, 8+20 79.7 / 82.9 /
-//     84.0 / 84.3 (spills). Chosen: 128 x (80 + 160 staged) bytes, and
-//     8-byte values 8 + 16 items (10 + 20 spills: u64 at 2^30 79% of copy).
-//     The same design in the minimal experiment kernel (tile_bound.cu,
-//     --group pipelined) reached 90% at 2^24: the library kernel's extra
-//     work (generic operator, partial tiles, exclusive scans, epochs) is
-//     not yet hidden at 16 warps per SM.
+//     128 registers (u32 vector path: 16+40 items 124 registers, 20+40 and
+//     24+40 128, none spills; 8-byte types spill at 80 register bytes).
+//     With one packed word per sector and relaxed packed publishes
+//     (bench/results/README.md, 2026-11-25 evening; h100_tuning.log there),
+//     u32 at 2^20 in us, then % of copy at 2^24 / 2^26 / 2^28 / 2^30:
+//     16+40 15.7 us, 85.0 / 95.3 / 98.9 / 98.9; 20+40 15.9 us, 85.2 /
+//     97.6 / 98.5 / 99.0; 24+40 12.2 us, 94.0 / 97.9 / 99.3 / 99.1; 20+44
+//     12.4 us, 93.7 / 97.9 / 99.2 / 99.1. The 8192-item tiles (24+40, 20+44)
+//     win where n is a power of two: no partial tile, and the grid's last
+//     round of tiles is full. u64: 8+16 items 91.1 / 96.6 / 97.4 / 97.8
+//     against 10+20 (spills) 78.8 / 81.6 / 82.6 / 82.6. Chosen: 128 x
+//     (96 + 160 staged) bytes, and 8-byte values 8 + 16 items. Before the
+//     descriptor changes the same shapes ran at 81-92.7% (pipelined/
+//     h100_tuning_persistent.log).
 //   warp-lookback: CUB's BlockLoad/BlockStore warp transposes and BlockScan,
 //     128 threads x 96 bytes (24 x u32, CUB's own sm_90 shape),
 //     __launch_bounds__(128, 6), same delay: 72% at 2^30 (256x8: 43%).
-//   Measured orders (experiment, not a catalogue variant): relaxed publish
-//     and look-back instead of the spec's release/acquire gain only ~2.5%;
-//     the catalogue's fenced-lookback (fence.sc) is ~4% slower.
+//   Measured orders: relaxed publish and look-back instead of the spec's
+//     release/acquire gained ~2.5% for one-tile blocks with contiguous
+//     descriptors (experiment) and lose ~0.3% with one descriptor per sector,
+//     so coarsened, fallback and warp-lookback keep the release; the
+//     pipelined kernel gains 3.6% from relaxed packed publishes (its catalogue
+//     entry sets Protocol::relaxed_packed_publish). The catalogue's
+//     fenced-lookback (fence.sc) is ~4% slower.
 #pragma once
 
 #include <cstdint>
@@ -114,12 +119,15 @@ struct TilePolicy {
 
 using CoarsenedPolicy = TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>;
 // Persistent blocks of two tiles each (the pipelined protocol,
-// tiles_per_block = 2): 128 threads x (80 + 160 staged) bytes, 4 blocks per
+// tiles_per_block = 2): 128 threads x (96 + 160 staged) bytes, 4 blocks per
 // SM, no look-back delay (the next tile's loads fill the wait). Two tiles'
-// register sets and stages: 128 registers, 41.5 KiB of shared memory.
+// register sets and stages: 128 registers, 41.5 KiB of shared memory. The
+// tile is 8192 4-byte items: a power of two, so a scan of 2^k items has no
+// partial tile and fills the grid's last round (2^20: 12.2 us against 15.9
+// with 80 + 160; 2^24: 94.0% of copy against 85.2%).
 // 8-byte values take 64 + 128 bytes (8 + 16 items): at 80 + 160 the two
 // register sets spill (u64 at 2^30: 79% of copy instead of 91%).
-struct PipelinedPolicy : TilePolicy<128, 80, 4, 0, 0, false, 0, 160> {
+struct PipelinedPolicy : TilePolicy<128, 96, 4, 0, 0, false, 0, 160> {
   template <class T>
   static constexpr int items() {
     return sizeof(T) == 8 ? 8 : TilePolicy::items<T>();

@@ -87,7 +87,7 @@ inline constexpr std::uint64_t kMaxDescriptorCapacity = std::uint64_t{1} << 31;
 // Packed words lie one per 32-byte sector (the L2's unit of access), not
 // side by side. On the H100, with 8-byte words 4 to a sector, the blocks
 // publishing neighbouring tiles and the look-backs polling them shared
-// sectors; spreading the words took the coarsened kernel from 92.7% to
+// sectors; spreading the words took the coarsened shape from 92.7% to
 // 96.2% of copy bandwidth at 2^30 items and the pipelined one (with relaxed
 // publishes) from 97.0% to 99.1% (bench/explore/tile_bound.cu, group
 // pdesc). Split tags stay contiguous, 32 to a line.
