@@ -80,7 +80,7 @@ std::optional<ScanCase> parse_case(const std::string& line, std::string* error) 
     const std::string_view v(word.data() + eq + 1, word.size() - eq - 1);
     bool ok = false;
     if (key == "variant") {
-      ok = parse_enum(v, &c.variant, 3);
+      ok = parse_enum(v, &c.variant, kVariantKinds);
     } else if (key == "det") {
       ok = parse_bool(v, &c.deterministic);
     } else if (key == "tuning") {

@@ -22,11 +22,13 @@ namespace lookback::proptest {
 
 // The protocol variants (lookback::Variant), default first: shrinking moves
 // toward the library's default configuration, lookback::Coarsened.
-enum class VariantKind : std::uint8_t { Coarsened, WarpLookback, Fallback };
+enum class VariantKind : std::uint8_t { Coarsened, WarpLookback, Fallback, Pipelined };
+inline constexpr int kVariantKinds = 4;
 // Tile policies (lookback::TilePolicy) the cases draw from. Default: the
 // variant's own tuned policy. Small: 32-thread tiles of 16 bytes per thread
 // (128 u32 / 64 u64 items), so even small inputs span many tiles and long
-// look-back chains. Delayed: 64 threads x 32 bytes, look-back delay 500 ns
+// look-back chains (pipelined: many persistent blocks, each drawing many
+// tiles). Delayed: 64 threads x 32 bytes, look-back delay 500 ns
 // in every grid, 200 ns spin back-off, streaming (.cs) data accesses.
 // Stalled: the default policy in an Instrumented<> configuration, with
 // Options::stall_ns / stall_every (every stall_every-th tile sleeps before
@@ -79,6 +81,8 @@ inline const char* name(VariantKind v) {
       return "warp-lookback";
     case VariantKind::Fallback:
       return "fallback";
+    case VariantKind::Pipelined:
+      return "pipelined";
   }
   return "?";
 }
@@ -188,6 +192,8 @@ inline std::int64_t tile_items(VariantKind v, Tuning t, ValueType type) {
       return tile_items_for<WarpLookbackPolicy>(b);
     case VariantKind::Fallback:
       return tile_items_for<FallbackPolicy>(b);
+    case VariantKind::Pipelined:
+      return tile_items_for<PipelinedPolicy>(b);
     case VariantKind::Coarsened:
       break;
   }

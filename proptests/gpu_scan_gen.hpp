@@ -149,7 +149,7 @@ inline rc::Gen<ScanCase> scan_case(CaseSpace space = {}) {
   auto fields = rc::gen::build<ScanCase>(
       rc::gen::set(&ScanCase::variant,
                    space.variant ? rc::gen::just(*space.variant)
-                                 : rc::gen::map(choice(3),
+                                 : rc::gen::map(choice(kVariantKinds),
                                                 [](int i) { return static_cast<VariantKind>(i); })),
       rc::gen::set(&ScanCase::deterministic,
                    space.deterministic ? rc::gen::just(*space.deterministic) : one_in(4)),

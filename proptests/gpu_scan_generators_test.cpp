@@ -34,6 +34,30 @@ TEST(GpuScanGenerators, CasesAreCompiledAndPrintAsReproducers) {
   }));
 }
 
+// Each variant's cases parse back from its one-line form, and a case's tile
+// is its variant's default policy's (pipelined: 8192 4-byte items, 3072
+// 8-byte ones).
+TEST(GpuScanGenerators, EveryVariantRoundTripsWithItsOwnTile) {
+  for (int v = 0; v < lp::kVariantKinds; ++v) {
+    ScanCase c;
+    c.variant = static_cast<lp::VariantKind>(v);
+    c.n = 12345;
+    std::string error;
+    const auto back = lp::parse_case(lp::to_string(c), &error);
+    ASSERT_TRUE(back.has_value()) << lp::to_string(c) << ": " << error;
+    EXPECT_EQ(*back, c);
+  }
+  EXPECT_EQ(lp::tile_items(lp::VariantKind::Pipelined, lp::Tuning::Default, lp::ValueType::U32),
+            8192);
+  EXPECT_EQ(lp::tile_items(lp::VariantKind::Pipelined, lp::Tuning::Stalled, lp::ValueType::F64),
+            3072);
+  EXPECT_EQ(lp::tile_items(lp::VariantKind::Pipelined, lp::Tuning::Small, lp::ValueType::U32), 128);
+  const auto parsed = lp::parse_case("variant=pipelined n=7", nullptr);
+  ASSERT_TRUE(parsed.has_value());
+  EXPECT_EQ(parsed->variant, lp::VariantKind::Pipelined);
+  EXPECT_FALSE(lp::parse_case("variant=4 n=7", nullptr).has_value());
+}
+
 namespace {
 class QuietListener : public rc::detail::TestListener {
  public:

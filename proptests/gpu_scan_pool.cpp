@@ -19,8 +19,8 @@ RunTotals g_totals;
 
 // Indexed by VariantKind; filled at static initialisation (link_variant), so
 // a function-local static: its construction precedes the first call.
-std::array<VariantRunners, 3>& runner_table() {
-  static std::array<VariantRunners, 3> table{};
+std::array<VariantRunners, kVariantKinds>& runner_table() {
+  static std::array<VariantRunners, kVariantKinds> table{};
   return table;
 }
 

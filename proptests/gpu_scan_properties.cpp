@@ -1,6 +1,6 @@
 // GPU properties (label gpu): lookback::DeviceScan and lookback::ScanPlan
 // against the CPU reference (lookback::reference) for random cases: variant
-// (warp-lookback, coarsened, fallback; deterministic mode), value type (u32,
+// (warp-lookback, coarsened, fallback, pipelined; deterministic mode), value type (u32,
 // i32, u64, i64, f32, f64, Affine), operator (sum, max, min, xor where the
 // type has it; ComposeAffine), inclusive / exclusive with a random init,
 // size (biased to 0, 1, tile boundaries +-1, powers of two +-1; up to 2^24,
@@ -13,8 +13,8 @@
 // the input, out of place) must keep their poison.
 //
 // One binary per variant (gpu_scan_properties_coarsened, _warp_lookback,
-// _fallback: all kernels in one binary are too large to ship to a GPU
-// machine); below, gpu_scan_properties_<v> is any of them. The generators'
+// _fallback, _pipelined: all kernels in one binary are too large to ship to
+// a GPU machine); below, gpu_scan_properties_<v> is any of them. The generators'
 // own tests are CPU tests in gpu_scan_generators_test.cpp.
 //
 // Run (on a machine with a GPU; without one every GPU property skips):

@@ -50,11 +50,10 @@ template <VariantKind V>
 constexpr lookback::Variant kVariant =
     V == VariantKind::Coarsened      ? lookback::Variant::Coarsened
     : V == VariantKind::WarpLookback ? lookback::Variant::WarpLookback
+    : V == VariantKind::Pipelined    ? lookback::Variant::Pipelined
                                      : lookback::Variant::Fallback;
 template <VariantKind V>
-using DefaultConfig = std::conditional_t<
-    V == VariantKind::Coarsened, lookback::Coarsened,
-    std::conditional_t<V == VariantKind::WarpLookback, lookback::WarpLookback, lookback::Fallback>>;
+using DefaultConfig = lookback::ScanConfig<kVariant<V>>;
 template <VariantKind V, class Policy>
 using TunedConfig = lookback::ScanConfig<kVariant<V>, Policy>;
 
@@ -63,6 +62,8 @@ using TunedConfig = lookback::ScanConfig<kVariant<V>, Policy>;
 static_assert(std::is_same_v<lookback::Coarsened::policy, CoarsenedPolicy>);
 static_assert(std::is_same_v<lookback::Fallback::policy, FallbackPolicy>);
 static_assert(std::is_same_v<lookback::WarpLookback::policy, WarpLookbackPolicy>);
+static_assert(std::is_same_v<lookback::Pipelined::policy, PipelinedPolicy>);
+static_assert(std::is_same_v<DefaultConfig<VariantKind::Coarsened>, lookback::Coarsened>);
 
 using lookback::splitmix64;
 

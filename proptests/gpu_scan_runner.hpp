@@ -92,6 +92,8 @@ std::string run_warp_ops(const ScanCase& c, Pool& pool);
 std::string run_warp_plain(const ScanCase& c, Pool& pool);
 std::string run_fallback_ops(const ScanCase& c, Pool& pool);
 std::string run_fallback_plain(const ScanCase& c, Pool& pool);
+std::string run_pipelined_ops(const ScanCase& c, Pool& pool);
+std::string run_pipelined_plain(const ScanCase& c, Pool& pool);
 
 // The variants a property binary links. All of them in one binary is over
 // 90 MB of kernels, too large to ship to a GPU machine, so there is one
