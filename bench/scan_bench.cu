@@ -417,22 +417,17 @@ void tuning_suite(const Settings& s) {
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t,
          Bench<C::WarpLookback, TilePolicy<128, 96, 6, 2000, 0, false, 1024>>,
          Bench<C::WarpLookback, TilePolicy<128, 96, 6, 3000, 0, false, 1024>>,
-         Bench<C::Fallback, TilePolicy<256, 128, 4, 3000, 0, false, 1024>>,
-         Bench<C::Fallback, TilePolicy<256, 128, 4, 2000, 0, false, 1024, 128>>,
-         Bench<C::Fallback, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>>,
-         Bench<C::Fallback, TilePolicy<256, 112, 4, 3000, 0, false, 1024, 144>>,
-         Bench<C::Fallback, TilePolicy<256, 96, 4, 3000, 0, false, 1024, 160>>>(
+         Bench<C::Fallback, TilePolicy<128, 80, 4, 0, 0, false, 0, 176>>,
+         Bench<C::Fallback, TilePolicy<128, 96, 4, 0, 0, false, 0, 160>>>(
       s, "tune_other", ns,
-      {"w128x24/6 d2000", "w128x24/6 d3000*", "f256x32/4 d3000", "f256x(32+32)/4 d2000",
-       "f256x(32+32)/4 d3000", "f256x(28+36)/4 d3000", "f256x(24+40)/4 d3000*"});
+      {"w128x24/6 d2000", "w128x24/6 d3000*", "f128x(20+44)/4", "f128x(24+40)/4*"});
   run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t,
          Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024>>,
          Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>>,
          Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 160>>,
-         Bench<C::Fallback, TilePolicy<256, 96, 4, 3000, 0, false, 1024, 160>>>(
+         Bench<C::Fallback, TilePolicy<128, 64, 4, 0, 0, false, 0, 128>>>(
       s, "tune_u64", ns,
-      {"c256x16/4 d3000", "c256x(16+16)/4 d3000*", "c256x(16+20)/4 d3000",
-       "f256x(12+20)/4 d3000*"});
+      {"c256x16/4 d3000", "c256x(16+16)/4 d3000*", "c256x(16+20)/4 d3000", "f128x(8+16)/4*"});
 }
 
 // Exploration: tile shapes, look-back delays, streaming hints, and (as
@@ -486,23 +481,16 @@ void explore_suite(const Settings& s) {
          Bench<C::WarpLookback, TilePolicy<256, 32, 4>>,
          Bench<C::WarpLookback, TilePolicy<256, 32, 6, 1000>>,
          Bench<C::WarpLookback, TilePolicy<256, 64, 4, 1000>>,
-         Bench<C::WarpLookback, TilePolicy<128, 96, 6, 1000>>,
-         Bench<C::Fallback, TilePolicy<256, 64, 4>>,
-         Bench<C::Fallback, TilePolicy<256, 64, 6, 1000>>,
-         Bench<C::Fallback, TilePolicy<256, 128, 4, 1000>>>(
-      s, "explore_other", ns,
-      {"w256x8/4", "w256x8/6 d1000", "w256x16/4 d1000", "w128x24/6 d1000", "f256x16/4",
-       "f256x16/6 d1000", "f256x32/4 d1000"});
+         Bench<C::WarpLookback, TilePolicy<128, 96, 6, 1000>>>(
+      s, "explore_other", ns, {"w256x8/4", "w256x8/6 d1000", "w256x16/4 d1000", "w128x24/6 d1000"});
   run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t,
          Bench<C::Coarsened, TilePolicy<256, 64, 4>>,
          Bench<C::Coarsened, TilePolicy<256, 64, 6, 1000>>,
          Bench<C::Coarsened, TilePolicy<256, 96, 5, 1000>>,
          Bench<C::Coarsened, TilePolicy<256, 128, 4, 1000>>,
-         Bench<C::WarpLookback, TilePolicy<256, 64, 4, 1000>>,
-         Bench<C::Fallback, TilePolicy<256, 128, 4, 1000>>>(
+         Bench<C::WarpLookback, TilePolicy<256, 64, 4, 1000>>>(
       s, "explore_u64", ns,
-      {"c256x8/4", "c256x8/6 d1000", "c256x12/5 d1000", "c256x16/4 d1000", "w256x8/4 d1000",
-       "f256x16/4 d1000"});
+      {"c256x8/4", "c256x8/6 d1000", "c256x12/5 d1000", "c256x16/4 d1000", "w256x8/4 d1000"});
 }
 
 // Look-back statistics from instrumented kernels, and forced stalls.

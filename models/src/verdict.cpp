@@ -57,11 +57,10 @@ bool CheckRun::complete() const {
 }
 
 int default_tiles(const Protocol& p, Kind kind, Layout layout, int launches) {
-  if (persistent(p)) return launches > 1 ? kDefaultPersistentReuseTiles : kDefaultPersistentTiles;
-  if (launches > 1) return kDefaultReuseTiles;
-  if (!p.fallback) return kDefaultTiles;
-  const bool mutant = kind == Kind::Mutant;
-  if (mutant && (p.in_place || layout == Layout::Split)) return kDefaultFallbackTiles;
+  if (launches > 1) return persistent(p) ? kDefaultPersistentReuseTiles : kDefaultReuseTiles;
+  if (p.fallback && kind == Kind::Mutant && (p.in_place || layout == Layout::Split))
+    return kDefaultFallbackTiles;
+  if (persistent(p)) return p.fallback ? kDefaultPersistentFallbackTiles : kDefaultPersistentTiles;
   return kDefaultTiles;
 }
 

@@ -4,8 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 
+#include "lookback/model/explorer.hpp"
+#include "lookback/model/protocol_model.hpp"
 #include "lookback/model/verdict.hpp"
 
 namespace {
@@ -68,9 +71,28 @@ TEST(ProgressFacts, TicketLookbackTerminatesUnderObeButNotHsa) {
   EXPECT_FALSE(terminates("warp-lookback", Progress::Hsa, TileIdSource::Ticket));
 }
 
+// The fallback protocol on one-tile blocks (what the catalogue's persistent
+// `fallback` is without its second tile), tile ids from `id`.
+bool one_tile_fallback_terminates(Progress progress, TileIdSource id) {
+  Protocol p = production("fallback");
+  p.tiles_per_block = 1;
+  p.tile_id = id;
+  Instance inst;
+  inst.tiles = 3;
+  ExploreOptions opt;
+  opt.progress = progress;
+  const ExploreResult r = explore(build_protocol_system(p, inst), opt);
+  return r.complete && r.violations.count(Property::Termination) == 0;
+}
+
 TEST(ProgressFacts, OnlyTheFallbackTerminatesUnderUnfair) {
   EXPECT_TRUE(terminates("fallback", Progress::Unfair, TileIdSource::Ticket));
-  EXPECT_TRUE(terminates("fallback", Progress::Unfair, TileIdSource::BlockIdx));
+  // Its blocks are persistent, so they draw tickets; on one-tile blocks the
+  // same protocol terminates with blockIdx tile ids too.
+  EXPECT_THROW(terminates("fallback", Progress::Unfair, TileIdSource::BlockIdx),
+               std::invalid_argument);
+  EXPECT_TRUE(one_tile_fallback_terminates(Progress::Unfair, TileIdSource::BlockIdx));
+  EXPECT_TRUE(one_tile_fallback_terminates(Progress::Unfair, TileIdSource::Ticket));
   EXPECT_FALSE(terminates("warp-lookback", Progress::Unfair, TileIdSource::Ticket));
   EXPECT_FALSE(terminates("coarsened", Progress::Unfair, TileIdSource::Ticket));
   EXPECT_FALSE(terminates("pipelined", Progress::Unfair, TileIdSource::Ticket));
@@ -78,9 +100,12 @@ TEST(ProgressFacts, OnlyTheFallbackTerminatesUnderUnfair) {
 }
 
 TEST(ProgressFacts, EveryoneTerminatesUnderFairScheduling) {
-  for (const char* v : {"warp-lookback", "fallback"})
-    for (TileIdSource id : {TileIdSource::Ticket, TileIdSource::BlockIdx})
-      EXPECT_TRUE(terminates(v, Progress::Fair, id)) << v;
+  for (TileIdSource id : {TileIdSource::Ticket, TileIdSource::BlockIdx}) {
+    EXPECT_TRUE(terminates("warp-lookback", Progress::Fair, id));
+    EXPECT_TRUE(one_tile_fallback_terminates(Progress::Fair, id));
+  }
+  EXPECT_TRUE(terminates("fallback", Progress::Fair, TileIdSource::Ticket));
+  EXPECT_TRUE(terminates("pipelined", Progress::Fair, TileIdSource::Ticket));
 }
 
 TEST(ProgressFacts, OccupancyBoundWithBlockIdxDeadlocksEvenWhenFair) {

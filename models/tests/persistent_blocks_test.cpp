@@ -1,5 +1,5 @@
 // Persistent blocks that hold two tiles (Protocol::tiles_per_block == 2, the
-// `pipelined` variant): the model runs fewer blocks than tiles, each block
+// `pipelined` and `fallback` variants): the model runs fewer blocks than tiles, each block
 // publishes its newer tile's aggregate before it looks back for the older
 // one, and the finished-blocks counter counts blocks. These tests pin the
 // program's shape (every tile scanned once, no wait while an aggregate is
@@ -24,6 +24,8 @@ using namespace lookback::model;
 using namespace lookback::protocol;
 
 constexpr Protocol kPipelined = production("pipelined");
+constexpr Protocol kFallback = production("fallback");
+constexpr Protocol kFallbackInPlace = production("fallback-inplace");
 
 Instance instance(int tiles, int blocks, Layout layout = Layout::Packed, int launches = 1) {
   Instance i;
@@ -52,11 +54,13 @@ Protocol with_flaw(Flaw f) {
   return p;
 }
 
-TEST(PersistentBlocks, PipelinedIsPersistentAndOthersAreNot) {
+TEST(PersistentBlocks, PipelinedAndFallbacksArePersistentAndOthersAreNot) {
   EXPECT_TRUE(persistent(kPipelined));
+  EXPECT_TRUE(persistent(kFallback));
+  EXPECT_TRUE(persistent(kFallbackInPlace));
   EXPECT_FALSE(persistent(production("warp-lookback")));
   EXPECT_FALSE(persistent(production("coarsened")));
-  EXPECT_FALSE(persistent(production("fallback")));
+  EXPECT_FALSE(persistent(production("fenced-lookback")));
   // Blocks default to half the tiles, at least two; other variants run one
   // per tile.
   EXPECT_EQ(blocks_for(kPipelined, instance(6, 0)), 3);
@@ -185,6 +189,31 @@ TEST(PersistentBlocks, RelaxedPublishIsSafeOnlyWhereTheWordCarriesItsValue) {
   EXPECT_TRUE(violates(run(split_relaxed, instance(4, 2, Layout::Split)), Property::NoDataRace));
 }
 
+// The fallback on persistent blocks needs no fairness at all: a block that
+// stops for good may hold two tiles (one with its aggregate published, one
+// not yet), and every look-back that meets either falls back past it. Both
+// layouts, in place or not, several shapes; the wait-free check as well
+// (no wait of a block may depend on another block).
+TEST(PersistentBlocks, FallbackTerminatesWithNoFairnessWhileBlocksHoldTwoTiles) {
+  ExploreOptions opt;
+  opt.progress = Progress::Unfair;
+  opt.check_wait_free = true;
+  for (const Protocol& p : {kFallback, kFallbackInPlace})
+    for (Layout layout : {Layout::Packed, Layout::Split})
+      for (auto [tiles, blocks] : {std::pair{3, 1}, {4, 2}, {5, 2}}) {
+        const ExploreResult r =
+            explore(build_protocol_system(p, instance(tiles, blocks, layout)), opt);
+        EXPECT_TRUE(r.passed()) << p.in_place << " " << to_string(layout) << " " << tiles
+                                << " tiles, " << blocks
+                                << " blocks: " << r.violations.begin()->second.message;
+        EXPECT_EQ(r.stuck, 0u);
+      }
+  // Without its spin bound the same program hangs when a block stops.
+  Protocol unbounded = kFallback;
+  unbounded.spin_bound = 0;
+  EXPECT_TRUE(violates(run(unbounded, instance(4, 2), Progress::Unfair), Property::Termination));
+}
+
 // Ticket tile ids need OBE: under HSA or with no fairness at all, a started
 // block that holds a low tile may never run again.
 TEST(PersistentBlocks, LiveUnderObeButNotHsaOrUnfair) {
@@ -225,6 +254,20 @@ TEST(PersistentBlocks, DefaultBoundsGiveEveryBlockTwoTiles) {
   EXPECT_TRUE(r.as_expected());
   EXPECT_EQ(default_tiles(kPipelined, Kind::Production, Layout::Packed, 1),
             kDefaultPersistentTiles);
+  // The persistent fallback: 5 tiles (on 2 blocks) for the production
+  // variants; its mutants in place or on the split layout keep 3.
+  EXPECT_EQ(default_tiles(kFallback, Kind::Production, Layout::Split, 1),
+            kDefaultPersistentFallbackTiles);
+  EXPECT_EQ(default_tiles(kFallbackInPlace, Kind::Production, Layout::Packed, 1),
+            kDefaultPersistentFallbackTiles);
+  EXPECT_EQ(default_tiles(kFallbackInPlace, Kind::Mutant, Layout::Packed, 1),
+            kDefaultFallbackTiles);
+  EXPECT_EQ(default_tiles(kFallback, Kind::Production, Layout::Packed, 2),
+            kDefaultPersistentReuseTiles);
+  const CheckRun f = check_variant(*find_variant("fallback"), Settings{});
+  ASSERT_FALSE(f.runs.empty());
+  EXPECT_EQ(f.runs.front().instance.tiles, kDefaultPersistentFallbackTiles);
+  EXPECT_EQ(blocks_for(kFallback, f.runs.front().instance), 2);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
-// Tile algorithm of the `coarsened` and `fallback` variants: many items per
-// thread, moved with 16-byte vectors in a warp-striped arrangement, scanned
-// with cub::WarpScan, no shared-memory transpose.
+// Tile algorithm of the `coarsened`, `pipelined` and `fallback` variants:
+// many items per thread, moved with 16-byte vectors in a warp-striped
+// arrangement, scanned with cub::WarpScan, no shared-memory transpose.
 //
 // A tile of kThreads * (kItems + kStagedItems) items is cut into one
 // contiguous segment per warp; a segment is kAllChunks chunks of 32 vectors
@@ -86,17 +86,18 @@ struct StripedAgent {
   using Params = KernelParams<T, Op>;
   using Items = T[kChunks][kVec];
 
-  // With a fallback, warp 0 parks its items in shared memory during the
-  // look-back, so the inlined fallback reduction has the registers to itself
-  // (a call, or both live at once, would spill in the hot path).
-  static constexpr bool kStashWarp0 = protocol::bounded_wait(P);
-  static constexpr int kStashItems = kStashWarp0 ? 32 * kItems : 1;
   // Tiles a block holds at once: one register set and one shared-memory
   // stage each.
   static constexpr bool kPersistent = protocol::persistent(P);
   static constexpr int kStages = kPersistent ? 2 : 1;
-  static_assert(!(kPersistent && kStashWarp0),
-                "persistent blocks with a fallback: the stash would need both tiles' items");
+  // With a fallback on one-tile blocks, warp 0 parks its items in shared
+  // memory during the look-back, so the inlined fallback reduction has the
+  // registers to itself (a call, or both live at once, would spill in the
+  // hot path under __launch_bounds__(256, 4)). Persistent blocks run at 128
+  // registers, where the reduction fits beside both tiles' items, and a stash
+  // of both would not fit in static shared memory (policy.hpp).
+  static constexpr bool kStashWarp0 = protocol::bounded_wait(P) && !kPersistent;
+  static constexpr int kStashItems = kStashWarp0 ? 32 * kItems : 1;
   static_assert(!kPersistent || P.tile_id == protocol::TileIdSource::Ticket,
                 "persistent blocks draw their tiles by ticket");
 

@@ -28,9 +28,12 @@
 //     Chosen: 256 x (128 + 128 staged) bytes, 4 blocks per SM: u32 at 2^30
 //     92.9%, 2^28 92.1%, 2^26 87.9% (bench/results/h100_tuning_staged.log,
 //     h100_tuning_fallback.log); u64 90.7% at 2^30.
-//   fallback: 256 x (96 + 160 staged) bytes: u32 at 2^30 91.9% (32+32:
-//     86.4%, 28+36: 87.9%; the smaller register share leaves room for the
-//     fallback's look-back code), 2^26 87.5%.
+//   fallback: until 2026-11-25 one tile per block, 256 x (96 + 160 staged)
+//     bytes: u32 at 2^30 91.9% (32+32: 86.4%, 28+36: 87.9%; the smaller
+//     register share left room for the fallback's look-back code), 2^26
+//     87.5%; 95.0% at 2^30 once the descriptors took a sector each. Now its
+//     protocol is persistent like pipelined's and it takes the same policy
+//     (below).
 //   look-back delay 3000 ns, only in grids of >= 1024 tiles: warp 0 sleeps
 //     after publishing its aggregate so that its predecessors have published
 //     by the time it reads; fewer wasted window reads and spin rounds.
@@ -141,10 +144,14 @@ struct PipelinedPolicy : TilePolicy<128, 96, 4, 0, 0, false, 0, 160> {
     return kBlockThreads * (items<T>() + staged_items<T>());
   }
 };
-// The fallback's look-back code (reduction of a predecessor's tile, CAS,
-// validation) needs registers: with 128 register bytes it spilled 84 bytes in
-// the hot path; 96 + 160 staged (the same 64 KiB tile) does not spill as much.
-using FallbackPolicy = TilePolicy<256, 96, 4, 3000, 0, false, 1024, 160>;
+// The fallback's blocks are persistent too (its protocol holds two tiles per
+// block) and take the pipelined shape. Its look-back code fits beside both
+// register sets (ptxas, sm_90: u32 vector path 128 registers, 40 bytes
+// spilled out of place, none in place; u64 126, none). Parking warp 0's
+// items in shared memory during the look-back, as the one-tile fallback does,
+// would take the u32 kernel past 48 KiB of static shared memory, and for u64
+// it measured no gain (H200, 2^30: 79.8 against 79.9% of copy).
+using FallbackPolicy = PipelinedPolicy;
 using WarpLookbackPolicy = TilePolicy<128, 96, 6, 3000, 0, false, 1024>;
 
 }  // namespace lookback

@@ -73,6 +73,12 @@ inline constexpr int kDefaultFallbackTiles = 3;
 // ticket (what count-tiles-not-blocks gets wrong).
 inline constexpr int kDefaultPersistentTiles = 6;
 inline constexpr int kDefaultPersistentReuseTiles = 4;
+// A persistent fallback (the `fallback` variants): 5 tiles on 2 blocks, so
+// every block holds two tiles at once and a look-back of tile 4 may fall back
+// on tiles of both blocks, each of which may be held by a block that stopped.
+// 6 tiles on 3 blocks ran past 5.5M executions without finishing; 5 tiles on
+// 3 blocks takes 36 s packed and minutes in place.
+inline constexpr int kDefaultPersistentFallbackTiles = 5;
 
 int default_tiles(const protocol::Protocol& p, protocol::Kind kind, protocol::Layout layout,
                   int launches);

@@ -150,7 +150,8 @@ struct Protocol {
   //      ever waits on a look-back. A block waits only after publishing the
   //      aggregate of every tile it holds, and only on lower tickets, which
   //      running blocks hold: the ticket's forward-progress argument (OBE)
-  //      still holds. Needs TileIdSource::Ticket. (The `pipelined` variant.)
+  //      still holds. Needs TileIdSource::Ticket. (The `pipelined` and
+  //      `fallback` variants; the fallback's waits are bounded anyway.)
   int tiles_per_block = 1;
 
   Flaw flaw = Flaw::None;
