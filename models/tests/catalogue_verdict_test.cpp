@@ -7,8 +7,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "lookback/model/explorer.hpp"
-#include "lookback/model/protocol_model.hpp"
 #include "lookback/model/verdict.hpp"
 
 namespace {
@@ -50,15 +48,18 @@ INSTANTIATE_TEST_SUITE_P(All, CatalogueVerdict, ::testing::ValuesIn(kCatalogue),
                            return n;
                          });
 
-bool terminates(const char* variant, Progress p, TileIdSource id) {
+bool terminates(const NamedVariant& variant, Progress p, TileIdSource id) {
   Settings s;
   s.tiles = 3;
   s.launches = 1;
   s.layout = Layout::Packed;
   s.progress = p;
   s.tile_id = id;
-  const auto v = check_variant(*find_variant(variant), s).violated();
+  const auto v = check_variant(variant, s).violated();
   return std::find(v.begin(), v.end(), Property::Termination) == v.end();
+}
+bool terminates(const char* variant, Progress p, TileIdSource id) {
+  return terminates(*find_variant(variant), p, id);
 }
 
 TEST(ProgressFacts, BlockIdxLookbackTerminatesUnderHsaButNotObe) {
@@ -74,15 +75,9 @@ TEST(ProgressFacts, TicketLookbackTerminatesUnderObeButNotHsa) {
 // The fallback protocol on one-tile blocks (what the catalogue's persistent
 // `fallback` is without its second tile), tile ids from `id`.
 bool one_tile_fallback_terminates(Progress progress, TileIdSource id) {
-  Protocol p = production("fallback");
-  p.tiles_per_block = 1;
-  p.tile_id = id;
-  Instance inst;
-  inst.tiles = 3;
-  ExploreOptions opt;
-  opt.progress = progress;
-  const ExploreResult r = explore(build_protocol_system(p, inst), opt);
-  return r.complete && r.violations.count(Property::Termination) == 0;
+  NamedVariant v = *find_variant("fallback");
+  v.protocol.tiles_per_block = 1;
+  return terminates(v, progress, id);
 }
 
 TEST(ProgressFacts, OnlyTheFallbackTerminatesUnderUnfair) {

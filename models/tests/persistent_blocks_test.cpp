@@ -1,7 +1,7 @@
 // Persistent blocks that hold two tiles (Protocol::tiles_per_block == 2, the
-// `pipelined` and `fallback` variants): the model runs fewer blocks than tiles, each block
-// publishes its newer tile's aggregate before it looks back for the older
-// one, and the finished-blocks counter counts blocks. These tests pin the
+// `pipelined` and `fallback` variants): the model runs fewer blocks than
+// tiles, each block publishes its newer tile's aggregate before it looks back
+// for the older one, and the finished-blocks counter counts blocks. These tests pin the
 // program's shape (every tile scanned once, no wait while an aggregate is
 // unpublished, the pipelined order reachable) and that the usual flaws, put
 // on the persistent program, are still caught.
