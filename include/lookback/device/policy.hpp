@@ -57,7 +57,8 @@
 //     win where n is a power of two: no partial tile, and the grid's last
 //     round of tiles is full. u64: 8+16 items 91.1 / 96.6 / 97.4 / 97.8
 //     against 10+20 (spills) 78.8 / 81.6 / 82.6 / 82.6. Chosen: 128 x
-//     (96 + 160 staged) bytes, and 8-byte values 8 + 16 items. Before the
+//     (96 + 160 staged) bytes, and 8-byte values 4 + 20 items (since
+//     2026-11-26; 8 + 16 before, see the fallback below). Before the
 //     descriptor changes the same shapes ran at 81-92.7% (pipelined/
 //     h100_tuning_persistent.log).
 //   warp-lookback: CUB's BlockLoad/BlockStore warp transposes and BlockScan,
@@ -128,16 +129,21 @@ using CoarsenedPolicy = TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>;
 // tile is 8192 4-byte items: a power of two, so a scan of 2^k items has no
 // partial tile and fills the grid's last round (2^20: 12.2 us against 15.9
 // with 80 + 160; 2^24: 94.0% of copy against 85.2%).
-// 8-byte values take 64 + 128 bytes (8 + 16 items): at 80 + 160 the two
+// 8-byte values take 32 + 160 bytes (4 + 20 items; 40 KiB of stages, like
+// the 4-byte tile): the same 3072-item tile as 8 + 16, whose production
+// fallback kernel spilled 100 bytes in its hot path (ptxas, sm_90) and ran
+// 9% behind pipelined (H100, u64 at 2^28: 1602 us against 1473); with 4 + 20
+// neither kernel spills and the fallback takes 1470 us, pipelined 1466
+// (bench/results/fallback/h100_u64_spill_probe.log). At 80 + 160 the two
 // register sets spill (u64 at 2^30: 79% of copy instead of 91%).
 struct PipelinedPolicy : TilePolicy<128, 96, 4, 0, 0, false, 0, 160> {
   template <class T>
   static constexpr int items() {
-    return sizeof(T) == 8 ? 8 : TilePolicy::items<T>();
+    return sizeof(T) == 8 ? 4 : TilePolicy::items<T>();
   }
   template <class T>
   static constexpr int staged_items() {
-    return sizeof(T) == 8 ? 16 : TilePolicy::staged_items<T>();
+    return sizeof(T) == 8 ? 20 : TilePolicy::staged_items<T>();
   }
   template <class T>
   static constexpr int tile_items() {
@@ -146,8 +152,10 @@ struct PipelinedPolicy : TilePolicy<128, 96, 4, 0, 0, false, 0, 160> {
 };
 // The fallback's blocks are persistent too (its protocol holds two tiles per
 // block) and take the pipelined shape. Its look-back code fits beside both
-// register sets (ptxas, sm_90: u32 vector path 128 registers, 40 bytes
-// spilled out of place, none in place; u64 126, none). Parking warp 0's
+// register sets out of place (ptxas 13.0, sm_90, vector path: u32 122
+// registers and u64 128, no spill); the in-place kernels, whose fallback
+// re-validates, spill 80 bytes (u32) and 20 bytes (u64), and the benchmark
+// does not time them (2026-11-26). Parking warp 0's
 // items in shared memory during the look-back, as the one-tile fallback does,
 // would take the u32 kernel past 48 KiB of static shared memory, and for u64
 // it measured no gain (H200, 2^30: 79.8 against 79.9% of copy).
