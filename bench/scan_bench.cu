@@ -12,7 +12,8 @@
 // counts one read and one write per element. Every implementation's output
 // is compared bitwise with CUB's on the GPU at every size (inputs are small
 // integers, so float sums are exact), and CUB's with the CPU reference up to
-// 2^22 items.
+// 2^22 items. Operations named *_inplace scan each output slice over itself
+// (d_in == d_out), where the fallback runs its in-place protocol.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -265,7 +266,11 @@ std::vector<std::int64_t> sizes(const Settings& s, bool odd) {
 }
 
 // Runs one operation over all sizes: copy, CUB, then every lookback plan.
-template <class C, class T, class... Cfgs>
+// In place (kInPlace): CUB and the plans scan each output slice over itself
+// (the values drift from launch to launch, which the timing does not mind);
+// the checks first copy slice 0's input into its output. The copy row stays
+// the out-of-place copy, the reference line.
+template <class C, class T, bool kInPlace, class... Cfgs>
 void run_op(const Settings& settings, const char* op_name, const std::vector<std::int64_t>& ns,
             const std::vector<const char*>& impl_names) {
   std::printf("\n== %s ==\n%-14s %11s  %-22s %10s %9s %8s %8s  %s\n", op_name, "op", "n", "impl",
@@ -308,13 +313,24 @@ void run_op(const Settings& settings, const char* op_name, const std::vector<std
       cub_check =
           std::memcmp(want.data(), h_out.data(), n * sizeof(T)) == 0 ? "cpu-ok" : "CPU-FAIL";
     }
+    // The input a timed launch of slice s reads.
+    const auto source = [&](int s) -> const T* {
+      return kInPlace ? pools.out_slice(n, s) : pools.in_slice(n, s);
+    };
     const Timing cub = time_it(
         [&](int s) {
           std::size_t bb = cub_bytes;
-          CHECK_CUDA(
-              C::cub_scan(cub_temp, bb, pools.in_slice(n, s), pools.out_slice(n, s), n, stream));
+          CHECK_CUDA(C::cub_scan(cub_temp, bb, source(s), pools.out_slice(n, s), n, stream));
         },
         slices, stream, settings.quick);
+    // Slice 0 of a checked launch: its input, in its output slice if in place.
+    const auto checked_input = [&]() -> const T* {
+      if constexpr (kInPlace) {
+        CHECK_CUDA(cudaMemcpyAsync(pools.out_slice(n, 0), pools.in_slice(n, 0), n * sizeof(T),
+                                   cudaMemcpyDeviceToDevice, stream));
+      }
+      return source(0);
+    };
     emit({op_name, n, "copy", copy.median_us, copy.min_us, bytes / copy.median_us / 1e3, 100.0,
           cub.median_us / copy.median_us, "-"});
     emit({op_name, n, "cub", cub.median_us, cub.min_us, bytes / cub.median_us / 1e3,
@@ -326,17 +342,16 @@ void run_op(const Settings& settings, const char* op_name, const std::vector<std
           (
               [&](auto& p) {
                 const char* name = impl_names[idx++];
-                CHECK_CUDA(C::plan_scan(p, pools.in_slice(n, 0), pools.out_slice(n, 0), n, stream));
+                CHECK_CUDA(C::plan_scan(p, checked_input(), pools.out_slice(n, 0), n, stream));
                 CHECK_CUDA(cudaStreamSynchronize(stream));
                 const unsigned long long bad = mismatches(pools.out_slice(n, 0), pools.expected, n);
                 const Timing t = time_it(
                     [&](int s) {
-                      CHECK_CUDA(
-                          C::plan_scan(p, pools.in_slice(n, s), pools.out_slice(n, s), n, stream));
+                      CHECK_CUDA(C::plan_scan(p, source(s), pools.out_slice(n, s), n, stream));
                     },
                     slices, stream, settings.quick);
                 // Re-check after the timed runs (many epochs on one plan).
-                CHECK_CUDA(C::plan_scan(p, pools.in_slice(n, 0), pools.out_slice(n, 0), n, stream));
+                CHECK_CUDA(C::plan_scan(p, checked_input(), pools.out_slice(n, 0), n, stream));
                 CHECK_CUDA(cudaStreamSynchronize(stream));
                 const unsigned long long bad2 =
                     mismatches(pools.out_slice(n, 0), pools.expected, n);
@@ -365,19 +380,27 @@ using BPipelined = Bench<lookback::Variant::Pipelined>;
 void main_suite(const Settings& s) {
   const auto ns = sizes(s, true);
   const std::vector<const char*> four = {"warp-lookback", "coarsened", "pipelined", "fallback"};
-  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, BWarp, BCoarse, BPipelined,
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarp, BCoarse, BPipelined,
          BFallback>(s, "u32_incl_sum", ns, four);
-  run_op<Case<std::uint32_t, OpKind::Sum, true>, std::uint32_t, BWarp, BCoarse, BPipelined,
+  run_op<Case<std::uint32_t, OpKind::Sum, true>, std::uint32_t, false, BWarp, BCoarse, BPipelined,
          BFallback>(s, "u32_excl_sum", ns, four);
-  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, BWarp, BCoarse, BPipelined,
+  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false, BWarp, BCoarse, BPipelined,
          BFallback>(s, "u64_incl_sum", ns, four);
-  run_op<Case<float, OpKind::Sum, false>, float, BWarp, BCoarse, BPipelined, BFallback, BCoarseDet>(
-      s, "f32_incl_sum", ns,
-      {"warp-lookback", "coarsened", "pipelined", "fallback", "coarsened-det"});
-  run_op<Case<double, OpKind::Sum, false>, double, BWarp, BCoarse, BPipelined, BFallback>(
+  run_op<Case<float, OpKind::Sum, false>, float, false, BWarp, BCoarse, BPipelined, BFallback,
+         BCoarseDet>(s, "f32_incl_sum", ns,
+                     {"warp-lookback", "coarsened", "pipelined", "fallback", "coarsened-det"});
+  run_op<Case<double, OpKind::Sum, false>, double, false, BWarp, BCoarse, BPipelined, BFallback>(
       s, "f64_incl_sum", ns, four);
-  run_op<Case<std::uint32_t, OpKind::Max, false>, std::uint32_t, BWarp, BCoarse, BPipelined,
+  run_op<Case<std::uint32_t, OpKind::Max, false>, std::uint32_t, false, BWarp, BCoarse, BPipelined,
          BFallback>(s, "u32_incl_max", ns, four);
+  // In place only the fallback's protocol differs (fallback-inplace: strong
+  // output stores and fallback reads, an output fence, validation);
+  // pipelined is its reference.
+  const std::vector<const char*> two = {"pipelined", "fallback"};
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, true, BPipelined, BFallback>(
+      s, "u32_incl_sum_inplace", ns, two);
+  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, true, BPipelined, BFallback>(
+      s, "u64_incl_sum_inplace", ns, two);
 }
 
 // Tuning sweep around the chosen policies (policy.hpp), u32 inclusive sum.
@@ -389,21 +412,21 @@ void tuning_suite(const Settings& s) {
     if (l >= s.min_log && l <= s.max_log) ns.push_back(std::int64_t{1} << l);
   // Persistent two-tile blocks (the pipelined variant): register + staged
   // bytes per thread, blocks per SM; * marks the chosen policy (policy.hpp).
-  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t,
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false,
          Bench<C::Pipelined, TilePolicy<128, 64, 4, 0, 0, false, 0, 160>>,
          Bench<C::Pipelined, TilePolicy<128, 80, 4, 0, 0, false, 0, 160>>,
          Bench<C::Pipelined, TilePolicy<128, 96, 4, 0, 0, false, 0, 160>>,
          Bench<C::Pipelined, TilePolicy<128, 80, 4, 0, 0, false, 0, 176>>>(
       s, "tune_persistent", ns,
       {"p128x(16+40)/4", "p128x(20+40)/4", "p128x(24+40)/4*", "p128x(20+44)/4"});
-  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t,
+  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false,
          Bench<C::Pipelined, TilePolicy<128, 80, 4, 0, 0, false, 0, 160>>,
          Bench<C::Pipelined, TilePolicy<128, 64, 4, 0, 0, false, 0, 160>>,
          Bench<C::Pipelined, TilePolicy<128, 64, 4, 0, 0, false, 0, 128>>>(
       s, "tune_persistent_u64", ns, {"p128x(10+20)/4", "p128x(8+20)/4", "p128x(8+16)/4*"});
   // Staged bytes per thread (shared memory, cp.async) on top of 128 register
   // bytes; * marks the chosen policies (policy.hpp).
-  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t,
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false,
          Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024>>,
          Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 64>>,
          Bench<C::Coarsened, TilePolicy<256, 128, 4, 2000, 0, false, 1024, 128>>,
@@ -414,14 +437,14 @@ void tuning_suite(const Settings& s) {
       s, "tune_coarse", ns,
       {"c256x32/4 d3000", "c256x(32+16)/4 d3000", "c256x(32+32)/4 d2000", "c256x(32+32)/4 d3000*",
        "c256x(32+32)/4 d4000", "c256x(32+32)/4 d0", "c256x(32+40)/4 d3000"});
-  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t,
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false,
          Bench<C::WarpLookback, TilePolicy<128, 96, 6, 2000, 0, false, 1024>>,
          Bench<C::WarpLookback, TilePolicy<128, 96, 6, 3000, 0, false, 1024>>,
          Bench<C::Fallback, TilePolicy<128, 80, 4, 0, 0, false, 0, 176>>,
          Bench<C::Fallback, TilePolicy<128, 96, 4, 0, 0, false, 0, 160>>>(
       s, "tune_other", ns,
       {"w128x24/6 d2000", "w128x24/6 d3000*", "f128x(20+44)/4", "f128x(24+40)/4*"});
-  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t,
+  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false,
          Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024>>,
          Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>>,
          Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 160>>,
@@ -456,7 +479,7 @@ void explore_suite(const Settings& s) {
   for (int l : {20, 22, 24, 26, 28, 30})
     if (l >= s.min_log && l <= s.max_log) ns.push_back(std::int64_t{1} << l);
   using C = Variant;
-  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t,
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false,
          Bench<C::Coarsened, TilePolicy<256, 64, 4>>, Bench<C::Coarsened, TilePolicy<256, 64, 6>>,
          Bench<C::Coarsened, TilePolicy<256, 64, 6, 1000>>,
          Bench<C::Coarsened, TilePolicy<256, 96, 5>>,
@@ -477,13 +500,13 @@ void explore_suite(const Settings& s) {
        "c256x32/4 d500", "c256x32/4 d1000", "c256x32/4 d2000", "c256x32/4 d1000s300",
        "c256x32/4 d1000 st", "c256x16/8 d1000", "c128x32/8 d1000", "fenced c256x32/4 d1k",
        "EXPT-relaxed c256x32/4d1k", "EXPT-relaxed c256x16/6"});
-  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t,
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false,
          Bench<C::WarpLookback, TilePolicy<256, 32, 4>>,
          Bench<C::WarpLookback, TilePolicy<256, 32, 6, 1000>>,
          Bench<C::WarpLookback, TilePolicy<256, 64, 4, 1000>>,
          Bench<C::WarpLookback, TilePolicy<128, 96, 6, 1000>>>(
       s, "explore_other", ns, {"w256x8/4", "w256x8/6 d1000", "w256x16/4 d1000", "w128x24/6 d1000"});
-  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t,
+  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false,
          Bench<C::Coarsened, TilePolicy<256, 64, 4>>,
          Bench<C::Coarsened, TilePolicy<256, 64, 6, 1000>>,
          Bench<C::Coarsened, TilePolicy<256, 96, 5, 1000>>,

@@ -90,9 +90,10 @@ class BlockProgram {
   // input interval) and publishes its first status; returns the aggregate.
   Interval begin_tile(Ctx& c, int tile, std::uint32_t epoch) const {
     // Only this tile's owner ever writes its input (in place), and it has
-    // not yet: the load commutes with everything the other blocks do.
+    // not yet: the load commutes with everything the other blocks do, and it
+    // is weak (input_load_order) even where the fallback's reads are strong.
     const Interval aggregate =
-        c.load_unshared(m_.in[launch_][tile], data_order(p_), Step::LoadInput, tile).iv;
+        c.load_unshared(m_.in[launch_][tile], input_load_order(p_), Step::LoadInput, tile).iv;
     const Status first = first_publish_status(p_, tile);
     publish(c, tile, first, aggregate, epoch,
             first == Status::Prefix ? Step::PublishPrefix : Step::PublishAggregate);

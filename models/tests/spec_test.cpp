@@ -125,5 +125,6 @@ static_assert(production("warp-lookback").window == 32);
 static_assert(production("fallback").fallback);
 static_assert(data_order(production("fallback-inplace")) == Order::Relaxed);
 static_assert(data_order(production("warp-lookback")) == Order::Weak);
+static_assert(input_load_order(production("fallback-inplace")) == Order::Weak);
 
 }  // namespace

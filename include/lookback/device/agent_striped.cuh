@@ -72,12 +72,19 @@ struct StripedAgent {
   static constexpr int kSegment = 32 * (kItems + kStagedItems);
   static constexpr int kTileItems = kThreads * (kItems + kStagedItems);
   static_assert(kTileItems == Policy::template tile_items<T>());
+  // Output stores and the fallback's reads of other tiles' input take
+  // kData; the owner's reads of its own input take kOwnerLoad (weak, also in
+  // place: protocol::input_load_order).
   using IO = VectorIO<T, kVec, kData, Policy::kStreaming>;
+  static constexpr protocol::Order kOwnerLoad = protocol::input_load_order(P);
+  using LoadIO = VectorIO<T, kVec, kOwnerLoad, Policy::kStreaming>;
+  static_assert(LoadIO::kAlign == IO::kAlign);
   static constexpr int kAlign = IO::kAlign;  // pointer alignment this path needs
-  // cp.async moves 4, 8 or 16 aligned bytes with a weak read; otherwise (a
-  // strong data order, odd sizes) staged vectors pass through registers.
-  static constexpr bool kAsyncStage = kData == protocol::Order::Weak && IO::kAlign >= IO::kBytes &&
-                                      (IO::kBytes == 4 || IO::kBytes == 8 || IO::kBytes == 16);
+  // cp.async moves 4, 8 or 16 aligned bytes with a weak read; otherwise (odd
+  // sizes) staged vectors pass through registers.
+  static constexpr bool kAsyncStage =
+      kOwnerLoad == protocol::Order::Weak && LoadIO::kAlign >= LoadIO::kBytes &&
+      (LoadIO::kBytes == 4 || LoadIO::kBytes == 8 || LoadIO::kBytes == 16);
   struct alignas(IO::kAlign) Vector {
     T item[kVec];
   };
@@ -129,26 +136,26 @@ struct StripedAgent {
   }
   __device__ static void stage_vector(Vector& dst, const T* src) {
     if constexpr (kAsyncStage) {
-      __pipeline_memcpy_async(&dst, src, IO::kBytes);
+      __pipeline_memcpy_async(&dst, src, LoadIO::kBytes);
     } else {
-      IO::load(src, dst.item);
+      LoadIO::load(src, dst.item);
     }
   }
   __device__ static void load_full(const T* segment, int lane, Items& items) {
 #pragma unroll
     for (int k = 0; k < kChunks; ++k)
-      IO::load(segment + offset(k, lane), items[k]);
+      LoadIO::load(segment + offset(k, lane), items[k]);
   }
   // Vector `off` of a partial segment: whole if valid, else item by item
   // with `fill` past the end.
   __device__ static void load_vector_partial(const T* segment, int off, std::int64_t valid,
                                              const T& fill, T (&v)[kVec]) {
     if (off + kVec <= valid) {
-      IO::load(segment + off, v);
+      LoadIO::load(segment + off, v);
     } else {
 #pragma unroll
       for (int e = 0; e < kVec; ++e)
-        v[e] = off + e < valid ? load_object<kData, alignof(T)>(segment + off + e) : fill;
+        v[e] = off + e < valid ? load_object<kOwnerLoad, alignof(T)>(segment + off + e) : fill;
     }
   }
   __device__ static void load_partial(Shared& sm, int stage, const T* segment, int warp, int lane,
@@ -360,7 +367,7 @@ struct StripedAgent {
     } else {
       // Items past the end get a copy of the tile's first item: they only
       // ever sit to the right of every valid item, so no valid output sees them.
-      const T fill = load_object<kData, alignof(T)>(p.in + tile_base);
+      const T fill = load_object<kOwnerLoad, alignof(T)>(p.in + tile_base);
       load_partial(sm, stage, p.in + w.segment_base, warp, lane, w.segment_valid, fill, items);
     }
 

@@ -1,6 +1,8 @@
 // Loads and stores of a thread's items, with the data order the spec asks
-// for (protocol::data_order(P): weak normally, relaxed for the in-place
-// fallback whose predecessors' inputs are read by other tiles).
+// for: protocol::data_order(P) for output stores and a fallback's reads of
+// other tiles' input (weak normally, relaxed for the in-place fallback, whose
+// predecessors' inputs are read by other tiles), protocol::input_load_order(P)
+// (weak) for the owner's reads of its own input.
 //
 // A "vector" is kVec consecutive items moved by one 16-byte access: weak data
 // with ld.global.v4.u32 and friends, strong data with one relaxed .b128

@@ -134,9 +134,11 @@ struct Protocol {
   int epoch_bits = 30;
 
   // The output overwrites the input. Only the fallback reads a predecessor's
-  // input, so only there does this change the protocol: input reads and
-  // output writes become strong, the owner fences before writing its output,
-  // and a fallback re-reads the descriptor after reducing to validate.
+  // input, so only there does this change the protocol: the fallback's input
+  // reads and the owner's output writes become strong, the owner fences
+  // before writing its output, and a fallback re-reads the descriptor after
+  // reducing to validate. The owner's own input reads stay weak
+  // (input_load_order).
   bool in_place = false;
 
   // Tiles a block holds at once.
@@ -168,9 +170,19 @@ LOOKBACK_HD constexpr Order publish_order_on(const Protocol& p, Layout l) {
   return l == Layout::Packed && p.relaxed_packed_publish ? Order::Relaxed : p.publish_order;
 }
 
-// Order of reads of input tiles and writes of output tiles.
+// Order of a fallback's reads of a predecessor's input tile and of the
+// owner's writes of its output tile: in place they overlap, so both are strong.
 LOOKBACK_HD constexpr Order data_order(const Protocol& p) {
   return (p.in_place && p.fallback) ? Order::Relaxed : Order::Weak;
+}
+// Order of the owner's reads of its own input tile: weak in every variant.
+// Only the owner writes that tile (its output, in place), and only after
+// these reads in its own program order; the fallbacks' reads of it are reads
+// too. So no write races with them. (Strong, they cost the in-place fallback
+// its cp.async staging: H100, u32 at 2^28, 974 us against 774 weak;
+// bench/results/fallback/h100_inplace_probe.log.)
+LOOKBACK_HD constexpr Order input_load_order(const Protocol&) {
+  return Order::Weak;
 }
 // Fence the owner places before writing its output tile (in-place fallback:
 // makes "output written" imply "descriptor published" for a validating reader).
