@@ -518,13 +518,13 @@ void explore_suite(const Settings& s) {
 
 // Look-back statistics from instrumented kernels, and forced stalls.
 template <class Cfg>
-void stats_one(const char* name, std::int64_t n, std::uint32_t stall_ns,
-               Pools<std::uint32_t>& pools, cudaStream_t stream, bool quick) {
+void stats_one(const char* name, std::int64_t n, const char* perturbation,
+               const lookback::device::Perturbation& perturb, Pools<std::uint32_t>& pools,
+               cudaStream_t stream, bool quick) {
   lookback::ScanPlan<std::uint32_t, Cfg> plan;
   CHECK_CUDA(plan.init(n, stream));
   lookback::Options o;
-  o.perturb.stall_ns = stall_ns;
-  o.perturb.stall_every = stall_ns ? 2 : 0;
+  o.perturb = perturb;
   const int slices = pools.slices(n);
   const Timing t = time_it(
       [&](int sl) {
@@ -537,17 +537,19 @@ void stats_one(const char* name, std::int64_t n, std::uint32_t stall_ns,
   CHECK_CUDA(plan.read_stats(st, stream));
   const double tiles = static_cast<double>(lookback::detail::tiles_for<Cfg, std::uint32_t>(n));
   std::printf(
-      "%-26s n=%-11lld stall=%6uns  %10.2f us  windows/tile %.3f  spins/tile %.3f  "
+      "%-20s n=%-11lld %-22s %10.2f us  windows/tile %.3f  spins/tile %.3f  "
       "fallbacks %llu (won %llu)\n",
-      name, static_cast<long long>(n), stall_ns, t.median_us, st.windows / tiles,
+      name, static_cast<long long>(n), perturbation, t.median_us, st.windows / tiles,
       st.spin_rounds / tiles, st.fallbacks, st.fallback_wins);
   if (g_csv)
-    std::fprintf(g_csv, "stats_%s,%lld,stall%u,%.3f,%.3f,%.4f,%.4f,%llu,%llu\n", name,
-                 static_cast<long long>(n), stall_ns, t.median_us, t.min_us, st.windows / tiles,
+    std::fprintf(g_csv, "stats_%s,%lld,%s,%.3f,%.3f,%.4f,%.4f,%llu,%llu\n", name,
+                 static_cast<long long>(n), perturbation, t.median_us, t.min_us, st.windows / tiles,
                  st.spin_rounds / tiles, st.fallbacks, st.fallback_wins);
 }
 
 void stats_suite(const Settings& s) {
+  using lookback::device::Perturbation;
+  using lookback::device::PerturbPoint;
   using IC = lookback::ScanConfig<lookback::Variant::Coarsened, lookback::CoarsenedPolicy, false,
                                   true, false>;
   using IF = lookback::ScanConfig<lookback::Variant::Fallback, lookback::FallbackPolicy, false,
@@ -563,18 +565,43 @@ void stats_suite(const Settings& s) {
                                    lookback::TilePolicy<256, 128, 4, 0>, false, true, false>;
   using IP = lookback::ScanConfig<lookback::Variant::Pipelined, lookback::PipelinedPolicy, false,
                                   true, false>;
+  const Perturbation none{};
   for (std::int64_t n : {std::int64_t{1} << 20, std::int64_t{1} << 24, big}) {
-    stats_one<ICd>("coarsened, no delay", n, 0, pools, stream, s.quick);
-    stats_one<IW>("warp-lookback", n, 0, pools, stream, s.quick);
-    stats_one<IC>("coarsened", n, 0, pools, stream, s.quick);
-    stats_one<IP>("pipelined", n, 0, pools, stream, s.quick);
-    stats_one<IF>("fallback", n, 0, pools, stream, s.quick);
+    stats_one<ICd>("coarsened, no delay", n, "-", none, pools, stream, s.quick);
+    stats_one<IW>("warp-lookback", n, "-", none, pools, stream, s.quick);
+    stats_one<IC>("coarsened", n, "-", none, pools, stream, s.quick);
+    stats_one<IP>("pipelined", n, "-", none, pools, stream, s.quick);
+    stats_one<IF>("fallback", n, "-", none, pools, stream, s.quick);
   }
+  const std::int64_t n = std::int64_t{1} << 24;
+  // The blocking simulation: every second tile sleeps before publishing its
+  // AGGREGATE, so its successors wait (or, past the spin bound, fall back).
   for (std::uint32_t stall : {20000u, 100000u}) {
-    const std::int64_t n = std::int64_t{1} << 24;
-    stats_one<IC>("coarsened", n, stall, pools, stream, s.quick);
-    stats_one<IP>("pipelined", n, stall, pools, stream, s.quick);
-    stats_one<IF>("fallback", n, stall, pools, stream, s.quick);
+    Perturbation q{};
+    q.stall_ns = stall;
+    q.stall_every = 2;
+    const std::string label = "stall=" + std::to_string(stall) + "ns";
+    stats_one<IC>("coarsened", n, label.c_str(), q, pools, stream, s.quick);
+    stats_one<IP>("pipelined", n, label.c_str(), q, pools, stream, s.quick);
+    stats_one<IF>("fallback", n, label.c_str(), q, pools, stream, s.quick);
+  }
+  // The same kind of sleeps, but where they block others (before AGGREGATE)
+  // and where no tile waits for them (before PREFIX, the AGGREGATE already
+  // out): half of the tiles, drawn by hash, sleep up to max_ns (uniform). The
+  // second is the floor a scan with these sleeping tiles can reach; the gap
+  // between the two is what waiting on sleepers costs.
+  for (std::uint32_t max_ns : {40000u, 200000u}) {
+    for (const PerturbPoint point : {PerturbPoint::BeforeAggregate, PerturbPoint::BeforePrefix}) {
+      Perturbation q{};
+      q.seed = 7;
+      q.delay_chance = 32768;
+      q.delay_ns[static_cast<int>(point)] = max_ns;
+      const std::string label =
+          std::string(point == PerturbPoint::BeforeAggregate ? "sleep<=" : "floor<=") +
+          std::to_string(max_ns) + "ns";
+      stats_one<IP>("pipelined", n, label.c_str(), q, pools, stream, s.quick);
+      stats_one<IF>("fallback", n, label.c_str(), q, pools, stream, s.quick);
+    }
   }
   CHECK_CUDA(cudaStreamDestroy(stream));
 }
