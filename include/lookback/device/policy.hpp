@@ -153,9 +153,10 @@ struct PipelinedPolicy : TilePolicy<128, 96, 4, 0, 0, false, 0, 160> {
 // The fallback's blocks are persistent too (its protocol holds two tiles per
 // block) and take the pipelined shape. Its look-back code fits beside both
 // register sets out of place (ptxas 13.0, sm_90, vector path: u32 122
-// registers and u64 128, no spill); the in-place kernels, whose fallback
-// re-validates, spill 80 bytes (u32) and 20 bytes (u64), and the benchmark
-// does not time them (2026-11-26). Parking warp 0's
+// registers and u64 128, no spill). In place the u32 kernel spills 116 bytes
+// (u64: 4), from binding each strong 16-byte output store to a .b128
+// register; it runs at 92-93% of copy from 2^28 against pipelined's 99%
+// (bench/results/README.md, 2026-11-26). Parking warp 0's
 // items in shared memory during the look-back, as the one-tile fallback does,
 // would take the u32 kernel past 48 KiB of static shared memory, and for u64
 // it measured no gain (H200, 2^30: 79.8 against 79.9% of copy).
