@@ -331,6 +331,13 @@ void run_op(const Settings& settings, const char* op_name, const std::vector<std
       }
       return source(0);
     };
+    if constexpr (kInPlace) {  // CUB in place against its out-of-place result
+      std::size_t bb = cub_bytes;
+      CHECK_CUDA(C::cub_scan(cub_temp, bb, checked_input(), pools.out_slice(n, 0), n, stream));
+      CHECK_CUDA(cudaStreamSynchronize(stream));
+      const unsigned long long bad = mismatches(pools.out_slice(n, 0), pools.expected, n);
+      cub_check += bad == 0 ? "/inplace-ok" : "/INPLACE-FAIL(" + std::to_string(bad) + ")";
+    }
     emit({op_name, n, "copy", copy.median_us, copy.min_us, bytes / copy.median_us / 1e3, 100.0,
           cub.median_us / copy.median_us, "-"});
     emit({op_name, n, "cub", cub.median_us, cub.min_us, bytes / cub.median_us / 1e3,
@@ -422,8 +429,10 @@ void tuning_suite(const Settings& s) {
   run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false,
          Bench<C::Pipelined, TilePolicy<128, 80, 4, 0, 0, false, 0, 160>>,
          Bench<C::Pipelined, TilePolicy<128, 64, 4, 0, 0, false, 0, 160>>,
-         Bench<C::Pipelined, TilePolicy<128, 64, 4, 0, 0, false, 0, 128>>>(
-      s, "tune_persistent_u64", ns, {"p128x(10+20)/4", "p128x(8+20)/4", "p128x(8+16)/4*"});
+         Bench<C::Pipelined, TilePolicy<128, 64, 4, 0, 0, false, 0, 128>>,
+         Bench<C::Pipelined, TilePolicy<128, 32, 4, 0, 0, false, 0, 160>>>(
+      s, "tune_persistent_u64", ns,
+      {"p128x(10+20)/4", "p128x(8+20)/4", "p128x(8+16)/4", "p128x(4+20)/4*"});
   // Staged bytes per thread (shared memory, cp.async) on top of 128 register
   // bytes; * marks the chosen policies (policy.hpp).
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false,
@@ -448,9 +457,11 @@ void tuning_suite(const Settings& s) {
          Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024>>,
          Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>>,
          Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 160>>,
-         Bench<C::Fallback, TilePolicy<128, 64, 4, 0, 0, false, 0, 128>>>(
+         Bench<C::Fallback, TilePolicy<128, 64, 4, 0, 0, false, 0, 128>>,
+         Bench<C::Fallback, TilePolicy<128, 32, 4, 0, 0, false, 0, 160>>>(
       s, "tune_u64", ns,
-      {"c256x16/4 d3000", "c256x(16+16)/4 d3000*", "c256x(16+20)/4 d3000", "f128x(8+16)/4*"});
+      {"c256x16/4 d3000", "c256x(16+16)/4 d3000*", "c256x(16+20)/4 d3000", "f128x(8+16)/4",
+       "f128x(4+20)/4*"});
 }
 
 // Exploration: tile shapes, look-back delays, streaming hints, and (as
@@ -567,7 +578,7 @@ void stats_suite(const Settings& s) {
                                   true, false>;
   const Perturbation none{};
   for (std::int64_t n : {std::int64_t{1} << 20, std::int64_t{1} << 24, big}) {
-    stats_one<ICd>("coarsened, no delay", n, "-", none, pools, stream, s.quick);
+    stats_one<ICd>("coarsened-nodelay", n, "-", none, pools, stream, s.quick);
     stats_one<IW>("warp-lookback", n, "-", none, pools, stream, s.quick);
     stats_one<IC>("coarsened", n, "-", none, pools, stream, s.quick);
     stats_one<IP>("pipelined", n, "-", none, pools, stream, s.quick);

@@ -75,17 +75,16 @@ struct StripedAgent {
   // Output stores and the fallback's reads of other tiles' input take
   // kData; the owner's reads of its own input take kOwnerLoad (weak, also in
   // place: protocol::input_load_order).
-  using IO = VectorIO<T, kVec, kData, Policy::kStreaming>;
+  using DataIO = VectorIO<T, kVec, kData, Policy::kStreaming>;
   static constexpr protocol::Order kOwnerLoad = protocol::input_load_order(P);
-  using LoadIO = VectorIO<T, kVec, kOwnerLoad, Policy::kStreaming>;
-  static_assert(LoadIO::kAlign == IO::kAlign);
-  static constexpr int kAlign = IO::kAlign;  // pointer alignment this path needs
+  using OwnerLoadIO = VectorIO<T, kVec, kOwnerLoad, Policy::kStreaming>;
+  static constexpr int kAlign = DataIO::kAlign;  // pointer alignment this path needs
   // cp.async moves 4, 8 or 16 aligned bytes with a weak read; otherwise (odd
   // sizes) staged vectors pass through registers.
   static constexpr bool kAsyncStage =
-      kOwnerLoad == protocol::Order::Weak && LoadIO::kAlign >= LoadIO::kBytes &&
-      (LoadIO::kBytes == 4 || LoadIO::kBytes == 8 || LoadIO::kBytes == 16);
-  struct alignas(IO::kAlign) Vector {
+      kOwnerLoad == protocol::Order::Weak && OwnerLoadIO::kAlign >= OwnerLoadIO::kBytes &&
+      (OwnerLoadIO::kBytes == 4 || OwnerLoadIO::kBytes == 8 || OwnerLoadIO::kBytes == 16);
+  struct alignas(DataIO::kAlign) Vector {
     T item[kVec];
   };
   using Desc = Descriptor<P, T>;
@@ -136,22 +135,22 @@ struct StripedAgent {
   }
   __device__ static void stage_vector(Vector& dst, const T* src) {
     if constexpr (kAsyncStage) {
-      __pipeline_memcpy_async(&dst, src, LoadIO::kBytes);
+      __pipeline_memcpy_async(&dst, src, OwnerLoadIO::kBytes);
     } else {
-      LoadIO::load(src, dst.item);
+      OwnerLoadIO::load(src, dst.item);
     }
   }
   __device__ static void load_full(const T* segment, int lane, Items& items) {
 #pragma unroll
     for (int k = 0; k < kChunks; ++k)
-      LoadIO::load(segment + offset(k, lane), items[k]);
+      OwnerLoadIO::load(segment + offset(k, lane), items[k]);
   }
   // Vector `off` of a partial segment: whole if valid, else item by item
   // with `fill` past the end.
   __device__ static void load_vector_partial(const T* segment, int off, std::int64_t valid,
                                              const T& fill, T (&v)[kVec]) {
     if (off + kVec <= valid) {
-      LoadIO::load(segment + off, v);
+      OwnerLoadIO::load(segment + off, v);
     } else {
 #pragma unroll
       for (int e = 0; e < kVec; ++e)
@@ -219,7 +218,9 @@ struct StripedAgent {
 #pragma unroll
     for (int k = 0; k < kChunks; ++k)
       scan_chunk(op, sm, stage, warp, lane, k, items[k], running, absent);
-    if constexpr (kAsyncStage && kStagedChunks > 0) __pipeline_wait_prior(0);  // own copies only
+    // Own copies only. In place this also keeps them ahead of the tile's
+    // output stores (protocol::input_load_order).
+    if constexpr (kAsyncStage && kStagedChunks > 0) __pipeline_wait_prior(0);
 #pragma unroll
     for (int s = 0; s < kStagedChunks; ++s) {
       Vector& staged = sm.staged[stage][warp][s][lane];
@@ -271,7 +272,7 @@ struct StripedAgent {
   __device__ static void store_vector(T* segment, int off, bool full, std::int64_t valid,
                                       const T (&v)[kVec]) {
     if (full || off + kVec <= valid) {
-      IO::store(segment + off, v);
+      DataIO::store(segment + off, v);
     } else {
 #pragma unroll
       for (int e = 0; e < kVec; ++e)
@@ -299,7 +300,7 @@ struct StripedAgent {
           T v[kReduceGroup][kVec];
 #pragma unroll
           for (int g = 0; g < kReduceGroup; ++g)
-            IO::load(tile_in + w * kSegment + offset(k0 + g, lane), v[g]);
+            DataIO::load(tile_in + w * kSegment + offset(k0 + g, lane), v[g]);
 #pragma unroll
           for (int g = 0; g < kReduceGroup; ++g) {
             T inclusive;
@@ -367,6 +368,8 @@ struct StripedAgent {
     } else {
       // Items past the end get a copy of the tile's first item: they only
       // ever sit to the right of every valid item, so no valid output sees them.
+      // (Every thread reads it; the barrier after the local scan orders
+      // those reads before its own thread's output store, in place.)
       const T fill = load_object<kOwnerLoad, alignof(T)>(p.in + tile_base);
       load_partial(sm, stage, p.in + w.segment_base, warp, lane, w.segment_valid, fill, items);
     }

@@ -94,7 +94,8 @@ using word_for = cuda::std::conditional_t<
 
 // An object of any trivially copyable type, read or written with order O.
 // Strong orders copy it word by word (each word single-copy atomic); that is
-// what the spec asks of value words and of in-place data: no data race, and a
+// what the spec asks of value words and, in place with a fallback, of output
+// stores and of a fallback's reads of a predecessor's input: no data race, and a
 // torn object is prevented by the protocol (status / validation), not by size.
 template <Order O, int Align, class T>
 __device__ __forceinline__ T load_object(const T* p) {

@@ -10,6 +10,7 @@ namespace lookback::device {
 
 template <class T, class Op>
 struct KernelParams {
+  // May equal `out` (in place): no __restrict__, __ldg or .nc loads on it.
   const T* in;
   T* out;
   std::int64_t num_items;

@@ -136,20 +136,21 @@ using CoarsenedPolicy = TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>;
 // neither kernel spills and the fallback takes 1470 us, pipelined 1466
 // (bench/results/fallback/h100_u64_spill_probe.log). At 80 + 160 the two
 // register sets spill (u64 at 2^30: 79% of copy instead of 91%).
+// (The staged 160 bytes are the base's: 40 4-byte or 20 8-byte items.)
 struct PipelinedPolicy : TilePolicy<128, 96, 4, 0, 0, false, 0, 160> {
   template <class T>
   static constexpr int items() {
     return sizeof(T) == 8 ? 4 : TilePolicy::items<T>();
   }
   template <class T>
-  static constexpr int staged_items() {
-    return sizeof(T) == 8 ? 20 : TilePolicy::staged_items<T>();
-  }
-  template <class T>
   static constexpr int tile_items() {
     return kBlockThreads * (items<T>() + staged_items<T>());
   }
 };
+static_assert(PipelinedPolicy::tile_items<std::uint32_t>() == 8192);
+static_assert(PipelinedPolicy::items<std::uint64_t>() == 4 &&
+              PipelinedPolicy::staged_items<std::uint64_t>() == 20 &&
+              PipelinedPolicy::tile_items<std::uint64_t>() == 3072);
 // The fallback's blocks are persistent too (its protocol holds two tiles per
 // block) and take the pipelined shape. Its look-back code fits beside both
 // register sets out of place (ptxas 13.0, sm_90, vector path: u32 122

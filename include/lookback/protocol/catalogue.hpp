@@ -85,8 +85,9 @@ inline constexpr std::array kCatalogue{
                  "on pipelined's persistent two-tile blocks"},
     NamedVariant{"fallback-inplace", Kind::Production, detail::kFallbackInPlace, Progress::Unfair,
                  Property::None, 1,
-                 "fallback with output over input: strong data accesses, owner fences "
-                 "before its output, fallback re-validates the descriptor"},
+                 "fallback with output over input: strong output stores and predecessor "
+                 "reads (a tile's own input reads stay weak), owner fences before its "
+                 "output, fallback re-validates the descriptor"},
     NamedVariant{"fenced-lookback", Kind::Production,
                  detail::with(detail::kWarpLookback,
                               [](Protocol& p) {

@@ -171,15 +171,22 @@ LOOKBACK_HD constexpr Order publish_order_on(const Protocol& p, Layout l) {
 }
 
 // Order of a fallback's reads of a predecessor's input tile and of the
-// owner's writes of its output tile: in place they overlap, so both are strong.
+// owner's writes of its output tile: in place with a fallback they overlap,
+// so both are strong.
 LOOKBACK_HD constexpr Order data_order(const Protocol& p) {
   return (p.in_place && p.fallback) ? Order::Relaxed : Order::Weak;
 }
 // Order of the owner's reads of its own input tile: weak in every variant.
 // Only the owner writes that tile (its output, in place), and only after
-// these reads in its own program order; the fallbacks' reads of it are reads
-// too. So no write races with them. (Strong, they cost the in-place fallback
-// its cp.async staging: H100, u32 at 2^28, 974 us against 774 weak;
+// these reads; the fallbacks' reads of it are reads too. So no write races
+// with them. The model has one thread per block and one location per tile,
+// so it checks the protocol-level claim; "after these reads" is the kernel's
+// to keep: each thread stores only the elements it loaded itself (program
+// order), the first item every thread reads as padding is ordered before
+// its owner's store by a barrier, cp.async copies are waited for before any
+// store, and an earlier launch's writes to the buffer end with its kernel.
+// (Strong, these reads cost the in-place fallback its cp.async staging:
+// H100, u32 at 2^28, 974 us against 774 weak;
 // bench/results/fallback/h100_inplace_probe.log.)
 LOOKBACK_HD constexpr Order input_load_order(const Protocol&) {
   return Order::Weak;
