@@ -464,67 +464,84 @@ void tuning_suite(const Settings& s) {
        "f128x(4+20)/4*"});
 }
 
-// Exploration: tile shapes, look-back delays, streaming hints, and (as
-// labelled experiments, not catalogue variants) other memory orders.
-template <class Base>
-struct ExptRelaxed : Base {  // publish and look-back relaxed: NOT a verified protocol
-  static constexpr lookback::protocol::Protocol relax(lookback::protocol::Protocol p) {
-    p.publish_order = lookback::protocol::Order::Relaxed;
-    p.lookback_order = lookback::protocol::Order::Relaxed;
+// Exploration (--suite explore): the open questions of the moment; earlier
+// sweeps are in git history next to their logs under bench/results/.
+// Measurement-only protocol changes (NOT verified variants): what the
+// per-tile bookkeeping costs.
+template <class Base, lookback::protocol::TileIdSource kTileId, lookback::protocol::Reset kReset>
+struct ExptBookkeeping : Base {
+  static constexpr lookback::protocol::Protocol change(lookback::protocol::Protocol p) {
+    p.tile_id = kTileId;
+    p.reset = kReset;
     return p;
   }
-  static constexpr lookback::protocol::Protocol protocol = relax(Base::protocol);
-  static constexpr lookback::protocol::Protocol protocol_in_place = relax(Base::protocol_in_place);
-};
-template <class Base>
-struct FencedLookback : Base {  // the catalogue's "fenced-lookback" production variant
-  static constexpr lookback::protocol::Protocol protocol =
-      lookback::protocol::production("fenced-lookback");
-  static constexpr lookback::protocol::Protocol protocol_in_place = protocol;
+  static constexpr lookback::protocol::Protocol protocol = change(Base::protocol);
+  static constexpr lookback::protocol::Protocol protocol_in_place = change(Base::protocol_in_place);
 };
 
 void explore_suite(const Settings& s) {
   using lookback::TilePolicy;
-  using lookback::Variant;
-  std::vector<std::int64_t> ns;
-  for (int l : {20, 22, 24, 26, 28, 30})
-    if (l >= s.min_log && l <= s.max_log) ns.push_back(std::int64_t{1} << l);
-  using C = Variant;
+  using C = lookback::Variant;
+  using lookback::protocol::Reset;
+  using lookback::protocol::TileIdSource;
+  const auto logs = [&](std::initializer_list<int> ls) {
+    std::vector<std::int64_t> v;
+    for (int l : ls)
+      if (l >= s.min_log && l <= s.max_log) v.push_back(std::int64_t{1} << l);
+    return v;
+  };
+  const auto large = logs({20, 22, 24, 26, 28, 30});
+  // warp-lookback against CUB's own sm_90 delays for 4-byte sums (128 x 24,
+  // 1245 ns before the first look-back read, 648 ns per failed spin:
+  // cub/device/dispatch/tuning/tuning_scan.cuh, sm90_tuning accum_size::_4).
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false,
-         Bench<C::Coarsened, TilePolicy<256, 64, 4>>, Bench<C::Coarsened, TilePolicy<256, 64, 6>>,
-         Bench<C::Coarsened, TilePolicy<256, 64, 6, 1000>>,
-         Bench<C::Coarsened, TilePolicy<256, 96, 5>>,
-         Bench<C::Coarsened, TilePolicy<256, 96, 5, 1000>>,
-         Bench<C::Coarsened, TilePolicy<256, 128, 4>>,
-         Bench<C::Coarsened, TilePolicy<256, 128, 4, 500>>,
-         Bench<C::Coarsened, TilePolicy<256, 128, 4, 1000>>,
-         Bench<C::Coarsened, TilePolicy<256, 128, 4, 2000>>,
-         Bench<C::Coarsened, TilePolicy<256, 128, 4, 1000, 300>>,
-         Bench<C::Coarsened, TilePolicy<256, 128, 4, 1000, 0, true>>,
-         Bench<C::Coarsened, TilePolicy<256, 64, 8, 1000>>,
-         Bench<C::Coarsened, TilePolicy<128, 128, 8, 1000>>,
-         FencedLookback<Bench<C::Coarsened, TilePolicy<256, 128, 4, 1000>>>,
-         ExptRelaxed<Bench<C::Coarsened, TilePolicy<256, 128, 4, 1000>>>,
-         ExptRelaxed<Bench<C::Coarsened, TilePolicy<256, 64, 6>>>>(
-      s, "explore_coarse", ns,
-      {"c256x16/4", "c256x16/6", "c256x16/6 d1000", "c256x24/5", "c256x24/5 d1000", "c256x32/4",
-       "c256x32/4 d500", "c256x32/4 d1000", "c256x32/4 d2000", "c256x32/4 d1000s300",
-       "c256x32/4 d1000 st", "c256x16/8 d1000", "c128x32/8 d1000", "fenced c256x32/4 d1k",
-       "EXPT-relaxed c256x32/4d1k", "EXPT-relaxed c256x16/6"});
+         Bench<C::WarpLookback, TilePolicy<128, 96, 6, 3000, 0, false, 1024>>,
+         Bench<C::WarpLookback, TilePolicy<128, 96, 6, 1245, 648, false, 512>>,
+         Bench<C::WarpLookback, TilePolicy<128, 96, 6, 0, 648, false, 512>>,
+         Bench<C::WarpLookback, TilePolicy<128, 96, 6, 3000, 648, false, 1024>>,
+         Bench<C::WarpLookback, TilePolicy<128, 96, 8, 1245, 648, false, 512>>,
+         Bench<C::WarpLookback, TilePolicy<128, 96, 8, 3000, 0, false, 1024>>,
+         Bench<C::WarpLookback, TilePolicy<128, 128, 6, 3000, 0, false, 1024>>,
+         Bench<C::WarpLookback, TilePolicy<128, 96, 6, 2000, 300, false, 1024>>>(
+      s, "explore_warp", large,
+      {"w128x24/6 d3000*", "w128x24/6 d1245s648", "w128x24/6 s648", "w128x24/6 d3000s648",
+       "w128x24/8 d1245s648", "w128x24/8 d3000", "w128x32/6 d3000", "w128x24/6 d2000s300"});
+  // One-tile blocks (coarsened): spin back-off, and pipelined's 128-thread
+  // shape without the persistence.
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false,
-         Bench<C::WarpLookback, TilePolicy<256, 32, 4>>,
-         Bench<C::WarpLookback, TilePolicy<256, 32, 6, 1000>>,
-         Bench<C::WarpLookback, TilePolicy<256, 64, 4, 1000>>,
-         Bench<C::WarpLookback, TilePolicy<128, 96, 6, 1000>>>(
-      s, "explore_other", ns, {"w256x8/4", "w256x8/6 d1000", "w256x16/4 d1000", "w128x24/6 d1000"});
-  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false,
-         Bench<C::Coarsened, TilePolicy<256, 64, 4>>,
-         Bench<C::Coarsened, TilePolicy<256, 64, 6, 1000>>,
-         Bench<C::Coarsened, TilePolicy<256, 96, 5, 1000>>,
-         Bench<C::Coarsened, TilePolicy<256, 128, 4, 1000>>,
-         Bench<C::WarpLookback, TilePolicy<256, 64, 4, 1000>>>(
-      s, "explore_u64", ns,
-      {"c256x8/4", "c256x8/6 d1000", "c256x12/5 d1000", "c256x16/4 d1000", "w256x8/4 d1000"});
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 648, false, 1024, 128>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 1245, 648, false, 512, 128>>,
+         Bench<C::Coarsened, TilePolicy<128, 96, 4, 3000, 0, false, 1024, 160>>,
+         Bench<C::Coarsened, TilePolicy<128, 96, 6, 3000, 0, false, 1024, 160>>>(
+      s, "explore_coarse", large,
+      {"c256x(32+32)/4 d3000*", "c256x(32+32)/4 d3000s648", "c256x(32+32)/4 d1245s648",
+       "c128x(24+40)/4 d3000", "c128x(24+40)/6 d3000"});
+  // Small n: smaller tiles on persistent blocks (fixed cost per tile:
+  // ticket, local scan, look-back round trip).
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false,
+         Bench<C::Pipelined, TilePolicy<128, 96, 4, 0, 0, false, 0, 160>>,
+         Bench<C::Pipelined, TilePolicy<128, 32, 4, 0, 0, false, 0, 96>>,
+         Bench<C::Pipelined, TilePolicy<128, 32, 8, 0, 0, false, 0, 32>>,
+         Bench<C::Pipelined, TilePolicy<128, 16, 8, 0, 0, false, 0, 16>>,
+         Bench<C::Fallback, TilePolicy<128, 32, 4, 0, 0, false, 0, 96>>,
+         Bench<C::Coarsened, TilePolicy<256, 32, 4, 0, 0, false, 0, 32>>>(
+      s, "explore_small", logs({14, 16, 18, 19, 20, 21, 22}),
+      {"p128x(24+40)/4*", "p128x(8+24)/4", "p128x(8+8)/8", "p128x(4+4)/8", "f128x(8+24)/4",
+       "c256x(8+8)/4"});
+  // What the per-tile bookkeeping of a one-launch scan costs: the tile ticket
+  // (EXPT blockidx: tile id from blockIdx, as CUB) and the epoch reset's
+  // finished-blocks counter and epoch read (EXPT memset: the host clears
+  // the storage before every launch, as the stateless API does; its memset
+  // is timed with the scan).
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarp,
+         ExptBookkeeping<BWarp, TileIdSource::BlockIdx, Reset::Epoch>,
+         ExptBookkeeping<BWarp, TileIdSource::Ticket, Reset::HostMemset>,
+         ExptBookkeeping<BWarp, TileIdSource::BlockIdx, Reset::HostMemset>, BCoarse,
+         ExptBookkeeping<BCoarse, TileIdSource::Ticket, Reset::HostMemset>, BPipelined, BFallback>(
+      s, "explore_bookkeeping", large,
+      {"warp-lookback", "EXPT-w blockidx", "EXPT-w memset", "EXPT-w blockidx+memset", "coarsened",
+       "EXPT-c memset", "pipelined", "fallback"});
 }
 
 // Look-back statistics from instrumented kernels, and forced stalls.

@@ -29,9 +29,11 @@
 //    one stream (launches on it must not overlap).
 //
 // Variants and tuning are chosen by a configuration type (device/config.hpp):
-// lookback::WarpLookback, lookback::Coarsened (default), lookback::Fallback,
-// lookback::Deterministic<C> (bitwise run-to-run identical floating point),
-// or a lookback::ScanConfig<...> with your own TilePolicy.
+// lookback::WarpLookback, lookback::Coarsened, lookback::Pipelined,
+// lookback::Fallback, lookback::Deterministic<C> (bitwise run-to-run
+// identical floating point), or a lookback::ScanConfig<...> with your own
+// TilePolicy. Without one, lookback::DefaultConfig<T>: Pipelined for 4-byte
+// values, Coarsened for others.
 //
 // Contract: T trivially copyable and default constructible; the operator
 // associative (not necessarily commutative), callable on host and device;
@@ -59,10 +61,15 @@ using device::LookbackStats;
 
 namespace detail {
 // The stateless API: catalogue protocol with Reset::HostMemset.
-template <class Cfg, bool kExclusive, class T, class Op>
+// DeviceScan's Config = void: DefaultConfig<T>.
+template <class Config, class T>
+using config_or_default = std::conditional_t<std::is_void_v<Config>, DefaultConfig<T>, Config>;
+
+template <class Config, bool kExclusive, class T, class Op>
 cudaError_t stateless_scan(void* d_temp, std::size_t& temp_bytes, const T* in, T* out,
                            std::int64_t n, Op op, T init, cudaStream_t stream,
                            const Options& options) {
+  using Cfg = config_or_default<Config, T>;
   constexpr protocol::Protocol kOut = with_reset(Cfg::protocol, protocol::Reset::HostMemset);
   constexpr protocol::Protocol kIn =
       with_reset(Cfg::protocol_in_place, protocol::Reset::HostMemset);
@@ -78,7 +85,7 @@ cudaError_t stateless_scan(void* d_temp, std::size_t& temp_bytes, const T* in, T
 
 struct DeviceScan {
   // out[i] = in[0] + ... + in[i]
-  template <class Config = Coarsened, class T>
+  template <class Config = void, class T>
   static cudaError_t InclusiveSum(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                   const T* d_in, T* d_out, std::int64_t num_items,
                                   cudaStream_t stream = 0, const Options& options = {}) {
@@ -86,7 +93,7 @@ struct DeviceScan {
                                                  num_items, Sum{}, T{}, stream, options);
   }
   // out[0] = 0, out[i] = in[0] + ... + in[i-1]
-  template <class Config = Coarsened, class T>
+  template <class Config = void, class T>
   static cudaError_t ExclusiveSum(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                   const T* d_in, T* d_out, std::int64_t num_items,
                                   cudaStream_t stream = 0, const Options& options = {}) {
@@ -94,7 +101,7 @@ struct DeviceScan {
                                                 num_items, Sum{}, T{}, stream, options);
   }
   // out[i] = in[0] op ... op in[i]
-  template <class Config = Coarsened, class T, class ScanOp>
+  template <class Config = void, class T, class ScanOp>
   static cudaError_t InclusiveScan(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                    const T* d_in, T* d_out, ScanOp scan_op, std::int64_t num_items,
                                    cudaStream_t stream = 0, const Options& options = {}) {
@@ -102,7 +109,7 @@ struct DeviceScan {
                                                  num_items, scan_op, T{}, stream, options);
   }
   // out[0] = init, out[i] = init op in[0] op ... op in[i-1]
-  template <class Config = Coarsened, class T, class ScanOp>
+  template <class Config = void, class T, class ScanOp>
   static cudaError_t ExclusiveScan(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                    const T* d_in, T* d_out, ScanOp scan_op,
                                    std::type_identity_t<T> init_value, std::int64_t num_items,
@@ -114,7 +121,7 @@ struct DeviceScan {
 
 // Persistent temp storage for scans of T with one configuration
 // (Reset::Epoch: one launch per scan, no memset).
-template <class T, class Config = Coarsened>
+template <class T, class Config = DefaultConfig<T>>
 class ScanPlan {
  public:
   static constexpr protocol::Protocol kProtocol = Config::protocol;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "lookback/device_scan.cuh"
 
@@ -44,6 +45,33 @@ TEST(ScanValidation, SizeQueryNeedsNoDevice) {
   EXPECT_STREQ(last_error_message(), "");
 }
 
+// The configuration the API takes when none is named: Pipelined for 4-byte
+// values, Coarsened for the rest (config.hpp). Their tiles differ in size, so
+// the temp-storage query tells which one a call used.
+static_assert(std::is_same_v<lookback::DefaultConfig<float>, lookback::Pipelined>);
+static_assert(std::is_same_v<lookback::DefaultConfig<double>, lookback::Coarsened>);
+static_assert(std::is_same_v<lookback::ScanPlan<std::uint32_t>,
+                             lookback::ScanPlan<std::uint32_t, lookback::Pipelined>>);
+
+template <class Config, class T>
+std::size_t query_bytes(std::int64_t n) {
+  std::size_t bytes = 0;
+  const cudaError_t e =
+      DeviceScan::InclusiveSum<Config, T>(nullptr, bytes, fake<const T>(kIn), fake<T>(kOut), n);
+  EXPECT_EQ(e, cudaSuccess) << last_error_message();
+  return bytes;
+}
+
+TEST(ScanValidation, DefaultConfigurationFollowsTheValueSize) {
+  constexpr std::int64_t n = std::int64_t{1} << 26;
+  ASSERT_NE((query_bytes<lookback::Pipelined, int>(n)), (query_bytes<lookback::Coarsened, int>(n)));
+  EXPECT_EQ((query_bytes<void, int>(n)), (query_bytes<lookback::Pipelined, int>(n)));
+  EXPECT_EQ((query_bytes<void, std::uint64_t>(n)),
+            (query_bytes<lookback::Coarsened, std::uint64_t>(n)));
+  ASSERT_NE((query_bytes<lookback::Pipelined, std::uint64_t>(n)),
+            (query_bytes<lookback::Coarsened, std::uint64_t>(n)));
+}
+
 TEST(ScanValidation, ZeroItemsIsANoOp) {
   std::size_t bytes = 0;
   ASSERT_EQ(exclusive_int(nullptr, bytes, nullptr, nullptr, 0), cudaSuccess);
@@ -62,7 +90,9 @@ TEST(ScanValidation, NegativeCount) {
 }
 
 TEST(ScanValidation, CountBeyondTheSupportedMaximum) {
-  const std::int64_t max = lookback::detail::max_items<lookback::Coarsened, std::uint32_t>();
+  // Without a configuration: DefaultConfig<std::uint32_t>.
+  const std::int64_t max =
+      lookback::detail::max_items<lookback::DefaultConfig<std::uint32_t>, std::uint32_t>();
   std::size_t bytes = 0;
   EXPECT_EQ(DeviceScan::InclusiveSum(nullptr, bytes, fake<const std::uint32_t>(kIn),
                                      fake<std::uint32_t>(kOut), max + 1),

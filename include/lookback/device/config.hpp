@@ -3,6 +3,7 @@
 //
 //   lookback::WarpLookback, lookback::Coarsened, lookback::Pipelined,
 //   lookback::Fallback
+//   lookback::DefaultConfig<T>   what the API picks when none is named
 //   lookback::Deterministic<C>   same variant, run-to-run bitwise identical
 //                                floating-point results
 //   lookback::ScanConfig<Variant, Policy, deterministic, instrumented,
@@ -89,6 +90,19 @@ using WarpLookback = ScanConfig<Variant::WarpLookback>;
 using Coarsened = ScanConfig<Variant::Coarsened>;
 using Pipelined = ScanConfig<Variant::Pipelined>;
 using Fallback = ScanConfig<Variant::Fallback>;
+
+// What DeviceScan and ScanPlan use unless told otherwise. 4-byte values:
+// Pipelined. H100, u32 sum/max and f32 sum (bench/results/inplace/
+// h100_bench_main.csv): against Coarsened it is as fast or faster at every
+// power of two from 2^15 items (0-17% below 2^23, 11-23% at 2^23-2^25, 3-9%
+// from 2^26), and behind by at most 0.8 us at 2^10-2^14 and by 5-7% (1 us)
+// at 2^20 + 54,919 items, where its last tile is partial. Other sizes:
+// Coarsened. For 8-byte values Pipelined's 3072-item tiles trail by 6-27%
+// (1-3 us) from 2^13 to 2^21 items and lead by 2-11% from 2^23 on, so large
+// 8-byte scans should name Pipelined; 1- and 2-byte values were never
+// measured with it.
+template <class T>
+using DefaultConfig = std::conditional_t<sizeof(T) == 4, Pipelined, Coarsened>;
 
 template <class C>
 using Deterministic =
