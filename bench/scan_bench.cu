@@ -430,9 +430,10 @@ void tuning_suite(const Settings& s) {
          Bench<C::Pipelined, TilePolicy<128, 80, 4, 0, 0, false, 0, 160>>,
          Bench<C::Pipelined, TilePolicy<128, 64, 4, 0, 0, false, 0, 160>>,
          Bench<C::Pipelined, TilePolicy<128, 64, 4, 0, 0, false, 0, 128>>,
-         Bench<C::Pipelined, TilePolicy<128, 32, 4, 0, 0, false, 0, 160>>>(
+         Bench<C::Pipelined, TilePolicy<128, 32, 4, 0, 0, false, 0, 160>>,
+         Bench<C::Pipelined, TilePolicy<192, 32, 3, 0, 0, false, 0, 96>>>(
       s, "tune_persistent_u64", ns,
-      {"p128x(10+20)/4", "p128x(8+20)/4", "p128x(8+16)/4", "p128x(4+20)/4*"});
+      {"p128x(10+20)/4", "p128x(8+20)/4", "p128x(8+16)/4", "p128x(4+20)/4", "p192x(4+12)/3*"});
   // Staged bytes per thread (shared memory, cp.async) on top of 128 register
   // bytes; * marks the chosen policies (policy.hpp).
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false,
@@ -529,6 +530,43 @@ void explore_suite(const Settings& s) {
       s, "explore_small", logs({14, 16, 18, 19, 20, 21, 22}),
       {"p128x(24+40)/4*", "p128x(8+24)/4", "p128x(8+8)/8", "p128x(4+4)/8", "f128x(8+24)/4",
        "c256x(8+8)/4"});
+  // 8-byte values: Pipelined's 3072-item tiles as 128 x (4 + 20) items (its
+  // shape until 2026-11-26) and 8 + 16, smaller tiles, 192- and 256-thread
+  // blocks, and Coarsened's; * marks today's policies (policy.hpp).
+  const auto u64_sizes = logs({13, 14, 16, 18, 20, 21, 22, 24, 26, 28, 30});
+  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false,
+         Bench<C::Pipelined, TilePolicy<128, 32, 4, 0, 0, false, 0, 160>>,
+         Bench<C::Pipelined, TilePolicy<128, 64, 4, 0, 0, false, 0, 128>>,
+         Bench<C::Pipelined, TilePolicy<128, 32, 4, 0, 0, false, 0, 96>>,
+         Bench<C::Pipelined, TilePolicy<128, 32, 4, 0, 0, false, 0, 112>>,
+         Bench<C::Pipelined, TilePolicy<128, 16, 8, 0, 0, false, 0, 48>>,
+         Bench<C::Pipelined, TilePolicy<192, 32, 3, 0, 0, false, 0, 96>>,
+         Bench<C::Pipelined, TilePolicy<256, 32, 2, 0, 0, false, 0, 80>>,
+         Bench<C::Pipelined, TilePolicy<256, 48, 2, 0, 0, false, 0, 64>>,
+         Bench<C::Coarsened, lookback::CoarsenedPolicy>,
+         Bench<C::Coarsened, TilePolicy<256, 64, 4, 0, 0, false, 0, 64>>>(
+      s, "explore_u64", u64_sizes,
+      {"p128x(4+20)/4", "p128x(8+16)/4", "p128x(4+12)/4", "p128x(4+14)/4", "p128x(2+6)/8",
+       "p192x(4+12)/3*", "p256x(4+10)/2", "p256x(6+8)/2", "c256x(16+16)/4*", "c256x(8+8)/4"});
+  // The fallback shares Pipelined's policy: the same shapes, out of place and
+  // in place.
+  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false,
+         Bench<C::Fallback, TilePolicy<128, 32, 4, 0, 0, false, 0, 160>>,
+         Bench<C::Fallback, TilePolicy<128, 32, 4, 0, 0, false, 0, 96>>,
+         Bench<C::Fallback, TilePolicy<192, 32, 3, 0, 0, false, 0, 96>>,
+         Bench<C::Fallback, TilePolicy<256, 32, 2, 0, 0, false, 0, 80>>>(
+      s, "explore_u64_fallback", u64_sizes,
+      {"f128x(4+20)/4*", "f128x(4+12)/4", "f192x(4+12)/3", "f256x(4+10)/2"});
+  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, true,
+         Bench<C::Pipelined, TilePolicy<128, 32, 4, 0, 0, false, 0, 160>>,
+         Bench<C::Pipelined, TilePolicy<256, 32, 2, 0, 0, false, 0, 80>>,
+         Bench<C::Fallback, TilePolicy<128, 32, 4, 0, 0, false, 0, 160>>,
+         Bench<C::Fallback, TilePolicy<128, 32, 4, 0, 0, false, 0, 96>>,
+         Bench<C::Fallback, TilePolicy<192, 32, 3, 0, 0, false, 0, 96>>,
+         Bench<C::Fallback, TilePolicy<256, 32, 2, 0, 0, false, 0, 80>>>(
+      s, "explore_u64_inplace", u64_sizes,
+      {"p128x(4+20)/4", "p256x(4+10)/2", "f128x(4+20)/4*", "f128x(4+12)/4", "f192x(4+12)/3",
+       "f256x(4+10)/2"});
   // What the per-tile bookkeeping of a one-launch scan costs: the tile ticket
   // (EXPT blockidx: tile id from blockIdx, as CUB) and the epoch reset's
   // finished-blocks counter and epoch read (EXPT memset: the host clears

@@ -32,8 +32,8 @@
 // lookback::WarpLookback, lookback::Coarsened, lookback::Pipelined,
 // lookback::Fallback, lookback::Deterministic<C> (bitwise run-to-run
 // identical floating point), or a lookback::ScanConfig<...> with your own
-// TilePolicy. Without one, lookback::DefaultConfig<T>: Pipelined for 4-byte
-// values, Coarsened for others.
+// TilePolicy. Without one, lookback::DefaultConfig<T>: Pipelined for 4- and
+// 8-byte values, Coarsened for others.
 //
 // Contract: T trivially copyable and default constructible; the operator
 // associative (not necessarily commutative), callable on host and device;

@@ -45,11 +45,12 @@ TEST(ScanValidation, SizeQueryNeedsNoDevice) {
   EXPECT_STREQ(last_error_message(), "");
 }
 
-// The configuration the API takes when none is named: Pipelined for 4-byte
-// values, Coarsened for the rest (config.hpp). Their tiles differ in size, so
-// the temp-storage query tells which one a call used.
+// The configuration the API takes when none is named: Pipelined for 4- and
+// 8-byte values, Coarsened for the rest (config.hpp). Their tiles differ in
+// size, so the temp-storage query tells which one a call used.
 static_assert(std::is_same_v<lookback::DefaultConfig<float>, lookback::Pipelined>);
-static_assert(std::is_same_v<lookback::DefaultConfig<double>, lookback::Coarsened>);
+static_assert(std::is_same_v<lookback::DefaultConfig<double>, lookback::Pipelined>);
+static_assert(std::is_same_v<lookback::DefaultConfig<std::uint16_t>, lookback::Coarsened>);
 static_assert(std::is_same_v<lookback::ScanPlan<std::uint32_t>,
                              lookback::ScanPlan<std::uint32_t, lookback::Pipelined>>);
 
@@ -62,12 +63,12 @@ std::size_t query_bytes(std::int64_t n) {
   return bytes;
 }
 
-TEST(ScanValidation, DefaultConfigurationFollowsTheValueSize) {
+TEST(ScanValidation, DefaultConfigurationIsPipelinedFor4And8ByteValues) {
   constexpr std::int64_t n = std::int64_t{1} << 26;
   ASSERT_NE((query_bytes<lookback::Pipelined, int>(n)), (query_bytes<lookback::Coarsened, int>(n)));
   EXPECT_EQ((query_bytes<void, int>(n)), (query_bytes<lookback::Pipelined, int>(n)));
   EXPECT_EQ((query_bytes<void, std::uint64_t>(n)),
-            (query_bytes<lookback::Coarsened, std::uint64_t>(n)));
+            (query_bytes<lookback::Pipelined, std::uint64_t>(n)));
   ASSERT_NE((query_bytes<lookback::Pipelined, std::uint64_t>(n)),
             (query_bytes<lookback::Coarsened, std::uint64_t>(n)));
 }

@@ -29,8 +29,8 @@ struct CubAgent {
   static_assert(protocol::data_order(P) == protocol::Order::Weak,
                 "the CUB tile algorithm moves data with weak accesses only");
   static_assert(!protocol::bounded_wait(P), "the CUB tile algorithm has no fallback");
-  static constexpr int kThreads = Policy::kBlockThreads;
-  static constexpr int kMinBlocks = Policy::kMinBlocks;
+  static constexpr int kThreads = Policy::template block_threads<T>();
+  static constexpr int kMinBlocks = Policy::template min_blocks<T>();
   static constexpr int kItems = Policy::template items<T>();
   static_assert(Policy::kStagedBytesPerThread == 0, "the CUB tile algorithm stages nothing");
   static constexpr int kTileItems = kThreads * kItems;

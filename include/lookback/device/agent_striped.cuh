@@ -54,8 +54,8 @@ template <class Tag, class Policy, class T, class Op, bool kExclusive, Access kA
           bool kDeterministic, bool kInstrumented>
 struct StripedAgent {
   static constexpr Protocol P = Tag::value;
-  static constexpr int kThreads = Policy::kBlockThreads;
-  static constexpr int kMinBlocks = Policy::kMinBlocks;
+  static constexpr int kThreads = Policy::template block_threads<T>();
+  static constexpr int kMinBlocks = Policy::template min_blocks<T>();
   static constexpr int kItems = Policy::template items<T>();
   static constexpr int kWarps = kThreads / 32;
   static constexpr protocol::Order kData = protocol::data_order(P);

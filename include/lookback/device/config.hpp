@@ -91,18 +91,16 @@ using Coarsened = ScanConfig<Variant::Coarsened>;
 using Pipelined = ScanConfig<Variant::Pipelined>;
 using Fallback = ScanConfig<Variant::Fallback>;
 
-// What DeviceScan and ScanPlan use unless told otherwise. 4-byte values:
-// Pipelined. H100, u32 sum/max and f32 sum (bench/results/inplace/
-// h100_bench_main.csv): against Coarsened it is as fast or faster at every
+// What DeviceScan and ScanPlan use unless told otherwise: Pipelined for 4-
+// and 8-byte values, Coarsened for other sizes (1- and 2-byte values were
+// never measured with Pipelined). H100, against Coarsened (bench/results/
+// README.md, 2026-11-26): u32 sum/max and f32 sum as fast or faster at every
 // power of two from 2^15 items (0-17% below 2^23, 11-23% at 2^23-2^25, 3-9%
-// from 2^26), and behind by at most 0.8 us at 2^10-2^14 and by 5-7% (1 us)
-// at 2^20 + 54,919 items, where its last tile is partial. Other sizes:
-// Coarsened. For 8-byte values Pipelined's 3072-item tiles trail by 6-27%
-// (1-3 us) from 2^13 to 2^21 items and lead by 2-11% from 2^23 on, so large
-// 8-byte scans should name Pipelined; 1- and 2-byte values were never
-// measured with it.
+// from 2^26), at most 0.8 us behind at 2^10-2^14 and 5-7% (1 us) at 2^20 +
+// 54,919 items, where its last tile is partial; u64 sum faster from 2^20
+// (6% at 2^20, 12% at 2^24, 2% at 2^30), 0.5-0.9 us behind below 2^19.
 template <class T>
-using DefaultConfig = std::conditional_t<sizeof(T) == 4, Pipelined, Coarsened>;
+using DefaultConfig = std::conditional_t<sizeof(T) == 4 || sizeof(T) == 8, Pipelined, Coarsened>;
 
 template <class C>
 using Deterministic =

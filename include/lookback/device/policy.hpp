@@ -57,10 +57,10 @@
 //     win where n is a power of two: no partial tile, and the grid's last
 //     round of tiles is full. u64: 8+16 items 91.1 / 96.6 / 97.4 / 97.8
 //     against 10+20 (spills) 78.8 / 81.6 / 82.6 / 82.6. Chosen: 128 x
-//     (96 + 160 staged) bytes, and 8-byte values 4 + 20 items (since
-//     2026-11-26; 8 + 16 before, see the fallback below). Before the
-//     descriptor changes the same shapes ran at 81-92.7% (pipelined/
-//     h100_tuning_persistent.log).
+//     (96 + 160 staged) bytes; 8-byte values 192 x (4 + 12) items since
+//     2026-11-26 (4 + 20 and 8 + 16 on 128 threads before; PipelinedPolicy
+//     below). Before the descriptor changes the same shapes ran at
+//     81-92.7% (pipelined/h100_tuning_persistent.log).
 //   warp-lookback: CUB's BlockLoad/BlockStore warp transposes and BlockScan,
 //     128 threads x 96 bytes (24 x u32, CUB's own sm_90 shape),
 //     __launch_bounds__(128, 6), same delay: 72% at 2^30 (256x8: 43%).
@@ -104,6 +104,16 @@ struct TilePolicy {
   static constexpr int kDelayMinTiles = DelayMinTiles;
   static_assert(StagedBytesPerThread >= 0);
   static constexpr int kStagedBytesPerThread = StagedBytesPerThread;
+  // Threads per block and the __launch_bounds__ occupancy hint, per value
+  // type (a policy may shape 8-byte tiles differently).
+  template <class T>
+  static constexpr int block_threads() {
+    return BlockThreads;
+  }
+  template <class T>
+  static constexpr int min_blocks() {
+    return MinBlocksPerSm;
+  }
   // Items per thread held in registers.
   template <class T>
   static constexpr int items() {
@@ -117,7 +127,7 @@ struct TilePolicy {
   }
   template <class T>
   static constexpr int tile_items() {
-    return BlockThreads * (items<T>() + staged_items<T>());
+    return block_threads<T>() * (items<T>() + staged_items<T>());
   }
 };
 
@@ -129,39 +139,77 @@ using CoarsenedPolicy = TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>;
 // tile is 8192 4-byte items: a power of two, so a scan of 2^k items has no
 // partial tile and fills the grid's last round (2^20: 12.2 us against 15.9
 // with 80 + 160; 2^24: 94.0% of copy against 85.2%).
-// 8-byte values take 32 + 160 bytes (4 + 20 items; 40 KiB of stages, like
-// the 4-byte tile): the same 3072-item tile as 8 + 16, whose production
-// fallback kernel spilled 100 bytes in its hot path (ptxas, sm_90) and ran
-// 9% behind pipelined (H100, u64 at 2^28: 1602 us against 1473); with 4 + 20
-// neither kernel spills and the fallback takes 1470 us, pipelined 1466
-// (bench/results/fallback/h100_u64_spill_probe.log). At 80 + 160 the two
-// register sets spill (u64 at 2^30: 79% of copy instead of 91%).
-// (The staged 160 bytes are the base's: 40 4-byte or 20 8-byte items.)
+// 8-byte values: 192 threads x (4 + 12 staged) items, 3 blocks per SM, the
+// same 3072-item tile as before in smaller per-thread shares (ptxas, sm_90:
+// 78 registers, no spill). H100, u64 sum, against 128 x (4 + 20) / 4 (bench
+// --suite explore, group explore_u64, bench/results/README.md 2026-11-26):
+// 2^13 10.5 us against 13.0, 2^16 12.0 against 13.9, 2^20 15.9 against 18.1,
+// % of copy at 2^24 / 2^26 / 2^28 / 2^30 93.5 / 97.8 / 98.2 / 98.4 against
+// 90.3 / 96.4 / 97.4 / 97.8. 256 x (4 + 10) / 2 ran 0.5-1.5 points behind
+// it from 2^24 (faster by up to 1 us below 2^19), 128 x (4 + 12) / 4 (2048-
+// item tiles) 2 points behind from 2^26 (faster below 2^25). 128 x (8 + 16)
+// / 4 and 128 x (4 + 20) / 4 ran 1-4 us slower than all of them below 2^21.
 struct PipelinedPolicy : TilePolicy<128, 96, 4, 0, 0, false, 0, 160> {
+  template <class T>
+  static constexpr int block_threads() {
+    return sizeof(T) == 8 ? 192 : kBlockThreads;
+  }
+  template <class T>
+  static constexpr int min_blocks() {
+    return sizeof(T) == 8 ? 3 : kMinBlocks;
+  }
+  template <class T>
+  static constexpr int items() {
+    return sizeof(T) == 8 ? 4 : TilePolicy::items<T>();
+  }
+  template <class T>
+  static constexpr int staged_items() {
+    return sizeof(T) == 8 ? 12 : TilePolicy::staged_items<T>();
+  }
+  template <class T>
+  static constexpr int tile_items() {
+    return block_threads<T>() * (items<T>() + staged_items<T>());
+  }
+};
+static_assert(PipelinedPolicy::tile_items<std::uint32_t>() == 8192);
+static_assert(PipelinedPolicy::block_threads<std::uint64_t>() == 192 &&
+              PipelinedPolicy::items<std::uint64_t>() == 4 &&
+              PipelinedPolicy::staged_items<std::uint64_t>() == 12 &&
+              PipelinedPolicy::tile_items<std::uint64_t>() == 3072);
+// The fallback's blocks are persistent too (its protocol holds two tiles per
+// block). 4-byte values take the pipelined shape. Its look-back code fits
+// beside both register sets out of place (ptxas 13.0, sm_90, vector path:
+// u32 122 registers and u64 128, no spill). In place the u32 kernel spills
+// 116 bytes (u64: 4), from binding each strong 16-byte output store to a
+// .b128 register; it runs at 92-93% of copy from 2^28 against pipelined's
+// 99% (bench/results/README.md, 2026-11-26). Parking warp 0's items in
+// shared memory during the look-back, as the one-tile fallback does, would
+// take the u32 kernel past 48 KiB of static shared memory, and for u64 it
+// measured no gain (H200, 2^30: 79.8 against 79.9% of copy).
+// 8-byte values: 128 threads x (4 + 20 staged) items, 4 blocks per SM (32 +
+// 160 bytes; 40 KiB of stages, like the 4-byte tile). 8 + 16 (the same
+// 3072-item tile) spilled 100 bytes in the hot path (ptxas, sm_90) and ran 9%
+// behind pipelined (H100, u64 at 2^28: 1602 us against 1473); with 4 + 20
+// there is no spill and it took 1470 us (bench/results/fallback/
+// h100_u64_spill_probe.log). Pipelined's 8-byte shape does not suit the
+// fallback: % of copy at 2^26 / 2^30, u64, 192 x (4 + 12) / 3 93.0 / 94.1,
+// 256 x (4 + 10) / 2 87.1 / 87.8, 128 x (4 + 12) / 4 90.6 / 91.0, against
+// 96.1 / 97.7 (explore_u64_fallback; in place likewise: 82.5-88.0% at 2^30
+// against 90.8%); below 2^21 those were 1-3 us faster.
+struct FallbackPolicy : TilePolicy<128, 96, 4, 0, 0, false, 0, 160> {
   template <class T>
   static constexpr int items() {
     return sizeof(T) == 8 ? 4 : TilePolicy::items<T>();
   }
   template <class T>
   static constexpr int tile_items() {
-    return kBlockThreads * (items<T>() + staged_items<T>());
+    return block_threads<T>() * (items<T>() + staged_items<T>());
   }
 };
-static_assert(PipelinedPolicy::tile_items<std::uint32_t>() == 8192);
-static_assert(PipelinedPolicy::items<std::uint64_t>() == 4 &&
-              PipelinedPolicy::staged_items<std::uint64_t>() == 20 &&
-              PipelinedPolicy::tile_items<std::uint64_t>() == 3072);
-// The fallback's blocks are persistent too (its protocol holds two tiles per
-// block) and take the pipelined shape. Its look-back code fits beside both
-// register sets out of place (ptxas 13.0, sm_90, vector path: u32 122
-// registers and u64 128, no spill). In place the u32 kernel spills 116 bytes
-// (u64: 4), from binding each strong 16-byte output store to a .b128
-// register; it runs at 92-93% of copy from 2^28 against pipelined's 99%
-// (bench/results/README.md, 2026-11-26). Parking warp 0's
-// items in shared memory during the look-back, as the one-tile fallback does,
-// would take the u32 kernel past 48 KiB of static shared memory, and for u64
-// it measured no gain (H200, 2^30: 79.8 against 79.9% of copy).
-using FallbackPolicy = PipelinedPolicy;
+static_assert(FallbackPolicy::tile_items<std::uint32_t>() == 8192);
+static_assert(FallbackPolicy::items<std::uint64_t>() == 4 &&
+              FallbackPolicy::staged_items<std::uint64_t>() == 20 &&
+              FallbackPolicy::tile_items<std::uint64_t>() == 3072);
 using WarpLookbackPolicy = TilePolicy<128, 96, 6, 3000, 0, false, 1024>;
 
 }  // namespace lookback
