@@ -32,8 +32,9 @@
 //     bytes: u32 at 2^30 91.9% (32+32: 86.4%, 28+36: 87.9%; the smaller
 //     register share left room for the fallback's look-back code), 2^26
 //     87.5%; 95.0% at 2^30 once the descriptors took a sector each. Now its
-//     protocol is persistent like pipelined's and it takes the same policy
-//     (below).
+//     protocol is persistent like pipelined's and it takes pipelined's
+//     4-byte shape; 8-byte values keep 128 x (4 + 20) items (FallbackPolicy
+//     below).
 //   look-back delay 3000 ns, only in grids of >= 1024 tiles: warp 0 sleeps
 //     after publishing its aggregate so that its predecessors have published
 //     by the time it reads; fewer wasted window reads and spin rounds.
