@@ -144,12 +144,13 @@ using CoarsenedPolicy = TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>;
 // same 3072-item tile as before in smaller per-thread shares (ptxas, sm_90:
 // 78 registers, no spill). H100, u64 sum, against 128 x (4 + 20) / 4 (bench
 // --suite explore, group explore_u64, bench/results/README.md 2026-11-26):
-// 2^13 10.5 us against 13.0, 2^16 12.0 against 13.9, 2^20 15.9 against 18.1,
-// % of copy at 2^24 / 2^26 / 2^28 / 2^30 93.5 / 97.8 / 98.2 / 98.4 against
-// 90.3 / 96.4 / 97.4 / 97.8. 256 x (4 + 10) / 2 ran 0.5-1.5 points behind
-// it from 2^24 (faster by up to 1 us below 2^19), 128 x (4 + 12) / 4 (2048-
-// item tiles) 2 points behind from 2^26 (faster below 2^25). 128 x (8 + 16)
-// / 4 and 128 x (4 + 20) / 4 ran 1-4 us slower than all of them below 2^21.
+// 2^13 11.3 us against 12.9, 2^16 12.1 against 13.9, 2^20 16.1 against 18.1,
+// % of copy at 2^24 / 2^26 / 2^28 / 2^30 93.4 / 97.5 / 98.1 / 98.3 against
+// 90.0 / 96.3 / 97.4 / 97.8. 256 x (4 + 10) / 2 ran about 1 point behind it
+// from 2^24 (up to 0.9 us faster below 2^19); 128 x (4 + 12) / 4 (2048-item
+// tiles) was faster up to 2^22 and 1.3-2.5 points behind from 2^24. 128 x
+// (8 + 16) / 4 and 128 x (4 + 20) / 4 ran 1-4 us slower than all of them
+// below 2^21.
 struct PipelinedPolicy : TilePolicy<128, 96, 4, 0, 0, false, 0, 160> {
   template <class T>
   static constexpr int block_threads() {
@@ -193,10 +194,10 @@ static_assert(PipelinedPolicy::block_threads<std::uint64_t>() == 192 &&
 // behind pipelined (H100, u64 at 2^28: 1602 us against 1473); with 4 + 20
 // there is no spill and it took 1470 us (bench/results/fallback/
 // h100_u64_spill_probe.log). Pipelined's 8-byte shape does not suit the
-// fallback: % of copy at 2^26 / 2^30, u64, 192 x (4 + 12) / 3 93.0 / 94.1,
-// 256 x (4 + 10) / 2 87.1 / 87.8, 128 x (4 + 12) / 4 90.6 / 91.0, against
-// 96.1 / 97.7 (explore_u64_fallback; in place likewise: 82.5-88.0% at 2^30
-// against 90.8%); below 2^21 those were 1-3 us faster.
+// fallback: % of copy at 2^26 / 2^30, u64, 192 x (4 + 12) / 3 93.1 / 94.2,
+// 256 x (4 + 10) / 2 87.2 / 87.9, 128 x (4 + 12) / 4 90.8 / 91.2, against
+// 96.1 / 97.7 (explore_u64_fallback; in place likewise: 82.7-88.1% at 2^30
+// against 90.9%); below 2^21 those were 1-3 us faster.
 struct FallbackPolicy : TilePolicy<128, 96, 4, 0, 0, false, 0, 160> {
   template <class T>
   static constexpr int items() {
