@@ -548,8 +548,8 @@ void explore_suite(const Settings& s) {
       s, "explore_u64", u64_sizes,
       {"p128x(4+20)/4", "p128x(8+16)/4", "p128x(4+12)/4", "p128x(4+14)/4", "p128x(2+6)/8",
        "p192x(4+12)/3*", "p256x(4+10)/2", "p256x(6+8)/2", "c256x(16+16)/4*", "c256x(8+8)/4"});
-  // The fallback shares Pipelined's policy: the same shapes, out of place and
-  // in place.
+  // The fallback with the same shapes, out of place and in place (it keeps
+  // 128 x (4 + 20): FallbackPolicy).
   run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false,
          Bench<C::Fallback, TilePolicy<128, 32, 4, 0, 0, false, 0, 160>>,
          Bench<C::Fallback, TilePolicy<128, 32, 4, 0, 0, false, 0, 96>>,
