@@ -20,8 +20,10 @@
 
 namespace lookback::proptest {
 
-// The protocol variants (lookback::Variant), default first: shrinking moves
-// toward the library's default configuration, lookback::Coarsened.
+// The protocol variants (lookback::Variant), Coarsened first: shrinking moves
+// toward one tile per block, the simplest tile program (the library's default
+// configuration until 2026-11-26; now lookback::DefaultConfig<T> is Pipelined
+// for 4- and 8-byte values).
 enum class VariantKind : std::uint8_t { Coarsened, WarpLookback, Fallback, Pipelined };
 inline constexpr int kVariantKinds = 4;
 // Tile policies (lookback::TilePolicy) the cases draw from. Default: the
