@@ -9,8 +9,9 @@
 //      lookback::DeviceScan::InclusiveSum(nullptr, bytes, d_in, d_out, n);  // query
 //      cudaMalloc(&d_temp, bytes);
 //      lookback::DeviceScan::InclusiveSum(d_temp, bytes, d_in, d_out, n, stream);
+//      // another configuration: storage from its own query (tiles differ)
 //      lookback::DeviceScan::ExclusiveScan<lookback::Fallback>(
-//          d_temp, bytes, d_in, d_out, lookback::Max{}, init, n, stream);
+//          d_temp_f, bytes_f, d_in, d_out, lookback::Max{}, init, n, stream);
 //
 //    CUB lets callers reuse temp storage for anything between calls, so the
 //    descriptors are reset by the spec's Reset::HostMemset: a cudaMemsetAsync

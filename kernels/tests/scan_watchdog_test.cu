@@ -16,7 +16,11 @@ TEST(ScanWatchdog, NonTerminatingProtocolReturnsTimeout) {
   ASSERT_TRUE(a && b);
   LOOKBACK_CUDA_OK(cudaMemcpy(a.get(), in.data(), n * 4, cudaMemcpyHostToDevice));
   std::size_t bytes = 0;
-  ASSERT_EQ(lookback::DeviceScan::InclusiveSum(nullptr, bytes, a.get(), b.get(), n), cudaSuccess);
+  // Coarsened throughout: the mutant runs on its tile shape, and the storage
+  // is sized for it.
+  ASSERT_EQ(
+      lookback::DeviceScan::InclusiveSum<lookback::Coarsened>(nullptr, bytes, a.get(), b.get(), n),
+      cudaSuccess);
   lt::DeviceBuffer<unsigned char> temp(bytes);
   lookback::Options options;
   options.watchdog_rounds = 20000;
@@ -28,7 +32,9 @@ TEST(ScanWatchdog, NonTerminatingProtocolReturnsTimeout) {
       << lookback::last_error_message();
   LOOKBACK_CUDA_OK(cudaDeviceSynchronize());  // the context is still usable
 
-  ASSERT_EQ(lookback::DeviceScan::InclusiveSum(temp.get(), bytes, a.get(), b.get(), n), cudaSuccess)
+  ASSERT_EQ(lookback::DeviceScan::InclusiveSum<lookback::Coarsened>(temp.get(), bytes, a.get(),
+                                                                    b.get(), n),
+            cudaSuccess)
       << lookback::last_error_message();
   std::vector<std::uint32_t> got(in.size());
   LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), b.get(), n * 4, cudaMemcpyDeviceToHost));

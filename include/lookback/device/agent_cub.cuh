@@ -32,8 +32,9 @@ struct CubAgent {
   static constexpr int kThreads = Policy::template block_threads<T>();
   static constexpr int kMinBlocks = Policy::template min_blocks<T>();
   static constexpr int kItems = Policy::template items<T>();
-  static_assert(Policy::kStagedBytesPerThread == 0, "the CUB tile algorithm stages nothing");
+  static_assert(Policy::template staged_items<T>() == 0, "the CUB tile algorithm stages nothing");
   static constexpr int kTileItems = kThreads * kItems;
+  static_assert(kTileItems == Policy::template tile_items<T>());
   static constexpr int kAlign = static_cast<int>(alignof(T));
   using Desc = Descriptor<P, T>;
   using Params = KernelParams<T, Op>;
