@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -255,6 +256,14 @@ struct Case {
   }
 };
 
+// 2^l for each listed l within [min_log, max_log] (the sweeps' own sizes).
+std::vector<std::int64_t> powers_of_two(const Settings& s, std::initializer_list<int> logs) {
+  std::vector<std::int64_t> v;
+  for (int l : logs)
+    if (l >= s.min_log && l <= s.max_log) v.push_back(std::int64_t{1} << l);
+  return v;
+}
+
 std::vector<std::int64_t> sizes(const Settings& s, bool odd) {
   std::vector<std::int64_t> v;
   for (int l = s.min_log; l <= s.max_log; ++l) {
@@ -414,9 +423,7 @@ void main_suite(const Settings& s) {
 void tuning_suite(const Settings& s) {
   using lookback::TilePolicy;
   using C = lookback::Variant;
-  std::vector<std::int64_t> ns;
-  for (int l : {16, 20, 22, 24, 26, 28, 30})
-    if (l >= s.min_log && l <= s.max_log) ns.push_back(std::int64_t{1} << l);
+  const auto ns = powers_of_two(s, {16, 20, 22, 24, 26, 28, 30});
   // Persistent two-tile blocks (the pipelined variant): register + staged
   // bytes per thread, blocks per SM; * marks the chosen policy (policy.hpp).
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false,
@@ -485,13 +492,7 @@ void explore_suite(const Settings& s) {
   using C = lookback::Variant;
   using lookback::protocol::Reset;
   using lookback::protocol::TileIdSource;
-  const auto logs = [&](std::initializer_list<int> ls) {
-    std::vector<std::int64_t> v;
-    for (int l : ls)
-      if (l >= s.min_log && l <= s.max_log) v.push_back(std::int64_t{1} << l);
-    return v;
-  };
-  const auto large = logs({20, 22, 24, 26, 28, 30});
+  const auto large = powers_of_two(s, {20, 22, 24, 26, 28, 30});
   // warp-lookback against CUB's own sm_90 delays for 4-byte sums (128 x 24,
   // 1245 ns before the first look-back read, 648 ns per failed spin:
   // cub/device/dispatch/tuning/tuning_scan.cuh, sm90_tuning accum_size::_4).
@@ -527,13 +528,13 @@ void explore_suite(const Settings& s) {
          Bench<C::Pipelined, TilePolicy<128, 16, 8, 0, 0, false, 0, 16>>,
          Bench<C::Fallback, TilePolicy<128, 32, 4, 0, 0, false, 0, 96>>,
          Bench<C::Coarsened, TilePolicy<256, 32, 4, 0, 0, false, 0, 32>>>(
-      s, "explore_small", logs({14, 16, 18, 19, 20, 21, 22}),
+      s, "explore_small", powers_of_two(s, {14, 16, 18, 19, 20, 21, 22}),
       {"p128x(24+40)/4*", "p128x(8+24)/4", "p128x(8+8)/8", "p128x(4+4)/8", "f128x(8+24)/4",
        "c256x(8+8)/4"});
   // 8-byte values: Pipelined's 3072-item tiles as 128 x (4 + 20) items (its
   // shape until 2026-11-26) and 8 + 16, smaller tiles, 192- and 256-thread
   // blocks, and Coarsened's; * marks today's policies (policy.hpp).
-  const auto u64_sizes = logs({13, 14, 16, 18, 20, 21, 22, 24, 26, 28, 30});
+  const auto u64_sizes = powers_of_two(s, {13, 14, 16, 18, 20, 21, 22, 24, 26, 28, 30});
   run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false,
          Bench<C::Pipelined, TilePolicy<128, 32, 4, 0, 0, false, 0, 160>>,
          Bench<C::Pipelined, TilePolicy<128, 64, 4, 0, 0, false, 0, 128>>,
