@@ -172,11 +172,11 @@ inline bool is_plain_op(OpKind o) {
   return o == OpKind::Sum || o == OpKind::Compose;
 }
 
-// Items per tile of the case's configuration (TilePolicy::tile_items<T>).
+// Items per tile of the case's configuration (policy_tile_items).
 template <class Policy>
 std::int64_t tile_items_for(int value_bytes) {
-  return value_bytes == 4 ? Policy::template tile_items<std::uint32_t>()
-                          : Policy::template tile_items<std::uint64_t>();
+  return value_bytes == 4 ? policy_tile_items<Policy, std::uint32_t>()
+                          : policy_tile_items<Policy, std::uint64_t>();
 }
 inline std::int64_t tile_items(VariantKind v, Tuning t, ValueType type) {
   const int b = size_of(type);

@@ -17,6 +17,7 @@
 #include "lookback/device/params.hpp"
 #include "lookback/device/partial.cuh"
 #include "lookback/device/perturb.cuh"
+#include "lookback/device/policy.hpp"
 #include "lookback/device/tile_prefix.cuh"
 
 namespace lookback::device {
@@ -34,7 +35,7 @@ struct CubAgent {
   static constexpr int kItems = Policy::template items<T>();
   static_assert(Policy::template staged_items<T>() == 0, "the CUB tile algorithm stages nothing");
   static constexpr int kTileItems = kThreads * kItems;
-  static_assert(kTileItems == Policy::template tile_items<T>());
+  static_assert(kTileItems == policy_tile_items<Policy, T>());
   static constexpr int kAlign = static_cast<int>(alignof(T));
   using Desc = Descriptor<P, T>;
   using Params = KernelParams<T, Op>;

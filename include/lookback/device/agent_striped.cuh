@@ -45,6 +45,7 @@
 #include "lookback/device/params.hpp"
 #include "lookback/device/partial.cuh"
 #include "lookback/device/perturb.cuh"
+#include "lookback/device/policy.hpp"
 #include "lookback/device/tile_io.cuh"
 #include "lookback/device/tile_prefix.cuh"
 
@@ -71,7 +72,7 @@ struct StripedAgent {
   using Absent = std::conditional_t<(kAllChunks > 32), std::uint64_t, std::uint32_t>;
   static constexpr int kSegment = 32 * (kItems + kStagedItems);
   static constexpr int kTileItems = kThreads * (kItems + kStagedItems);
-  static_assert(kTileItems == Policy::template tile_items<T>());
+  static_assert(kTileItems == policy_tile_items<Policy, T>());
   // Output stores and the fallback's reads of other tiles' input take
   // kData; the owner's reads of its own input take kOwnerLoad (weak, also in
   // place: protocol::input_load_order).

@@ -31,7 +31,7 @@ namespace lookback::detail {
 
 template <class Cfg, class T>
 constexpr std::int64_t tile_items() {
-  return Cfg::policy::template tile_items<T>();
+  return policy_tile_items<typename Cfg::policy, T>();
 }
 // Tile ids are 32-bit and the grid has at most one block per tile
 // (gridDim.x < 2^31; persistent blocks draw num_tiles + gridDim.x tickets).

@@ -126,11 +126,17 @@ struct TilePolicy {
   static constexpr int staged_items() {
     return StagedBytesPerThread / static_cast<int>(sizeof(T));
   }
-  template <class T>
-  static constexpr int tile_items() {
-    return block_threads<T>() * (items<T>() + staged_items<T>());
-  }
 };
+
+// Items per tile of Policy for value type T. A free function, so that a
+// policy overriding block_threads / items / staged_items (static member
+// functions: a call inside the base class would bind to the base's) gets its
+// own shape counted without re-declaring this.
+template <class Policy, class T>
+constexpr int policy_tile_items() {
+  return Policy::template block_threads<T>() *
+         (Policy::template items<T>() + Policy::template staged_items<T>());
+}
 
 using CoarsenedPolicy = TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>;
 // Persistent blocks of two tiles each (the pipelined protocol,
@@ -168,16 +174,12 @@ struct PipelinedPolicy : TilePolicy<128, 96, 4, 0, 0, false, 0, 160> {
   static constexpr int staged_items() {
     return sizeof(T) == 8 ? 12 : TilePolicy::staged_items<T>();
   }
-  template <class T>
-  static constexpr int tile_items() {
-    return block_threads<T>() * (items<T>() + staged_items<T>());
-  }
 };
-static_assert(PipelinedPolicy::tile_items<std::uint32_t>() == 8192);
+static_assert(policy_tile_items<PipelinedPolicy, std::uint32_t>() == 8192);
 static_assert(PipelinedPolicy::block_threads<std::uint64_t>() == 192 &&
               PipelinedPolicy::items<std::uint64_t>() == 4 &&
               PipelinedPolicy::staged_items<std::uint64_t>() == 12 &&
-              PipelinedPolicy::tile_items<std::uint64_t>() == 3072);
+              policy_tile_items<PipelinedPolicy, std::uint64_t>() == 3072);
 // The fallback's blocks are persistent too (its protocol holds two tiles per
 // block). 4-byte values take the pipelined shape. Its look-back code fits
 // beside both register sets out of place (ptxas 13.0, sm_90, vector path:
@@ -203,15 +205,11 @@ struct FallbackPolicy : TilePolicy<128, 96, 4, 0, 0, false, 0, 160> {
   static constexpr int items() {
     return sizeof(T) == 8 ? 4 : TilePolicy::items<T>();
   }
-  template <class T>
-  static constexpr int tile_items() {
-    return block_threads<T>() * (items<T>() + staged_items<T>());
-  }
 };
-static_assert(FallbackPolicy::tile_items<std::uint32_t>() == 8192);
+static_assert(policy_tile_items<FallbackPolicy, std::uint32_t>() == 8192);
 static_assert(FallbackPolicy::items<std::uint64_t>() == 4 &&
               FallbackPolicy::staged_items<std::uint64_t>() == 20 &&
-              FallbackPolicy::tile_items<std::uint64_t>() == 3072);
+              policy_tile_items<FallbackPolicy, std::uint64_t>() == 3072);
 using WarpLookbackPolicy = TilePolicy<128, 96, 6, 3000, 0, false, 1024>;
 
 }  // namespace lookback
