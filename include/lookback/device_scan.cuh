@@ -24,10 +24,13 @@
 //      plan.InclusiveSum(d_in, d_out, n, stream);    // one launch, no memset
 //
 //    The plan owns zero-initialised storage. Every descriptor carries the
-//    launch epoch; one from another epoch reads as INVALID; the last block
-//    of each launch advances the epoch and resets the tile ticket, and clears
-//    all descriptors when the epoch wraps (launch_state.cuh). Use a plan from
-//    one stream (launches on it must not overlap).
+//    launch epoch; one from another epoch reads as INVALID. A block reads
+//    the epoch with its tile ticket (one atomic); the block that draws a
+//    launch's last ticket advances the epoch and resets the ticket, and when
+//    the epoch wraps the last block to finish clears all descriptors first
+//    (launch_state.cuh). After a launch that reported an error the storage
+//    is zeroed again. Use a plan from one stream (launches on it must not
+//    overlap).
 //
 // Variants and tuning are chosen by a configuration type (device/config.hpp):
 // lookback::WarpLookback, lookback::Coarsened, lookback::Pipelined,

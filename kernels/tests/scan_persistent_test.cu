@@ -95,8 +95,9 @@ TEST(ScanPersistent, SizesAroundTheGrid) {
   }
 }
 
-// Each launch's last block (by the finished-blocks count) resets the ticket
-// for the next one; grids of different sizes follow each other on one plan.
+// Each launch's last drawer (one draw per tile and one past the last tile
+// per block) resets the ticket for the next one; grids of different sizes follow each other on one
+// plan.
 TEST(ScanPersistent, ManyLaunchesOfChangingGridsOnOnePlan) {
   LOOKBACK_REQUIRE_GPU();
   const std::int64_t grid = resident_pipelined();
@@ -127,9 +128,10 @@ void stale_ticket_is_reported() {
   lt::DeviceBuffer<unsigned char> temp(bytes);
   ASSERT_TRUE(temp);
   LOOKBACK_CUDA_OK(cudaMemset(temp.get(), 0, bytes));
-  const std::uint32_t stale = 1u << 30;
+  // The launch word with a stale ticket (its low half) in epoch 0.
+  const std::uint64_t stale = lookback::device::draw_word(1u << 30, 0u);
   auto* header = lookback::device::header_of(temp.get());
-  LOOKBACK_CUDA_OK(cudaMemcpy(&header->ticket, &stale, 4, cudaMemcpyHostToDevice));
+  LOOKBACK_CUDA_OK(cudaMemcpy(&header->draw, &stale, sizeof stale, cudaMemcpyHostToDevice));
   lookback::Options options;
   options.watchdog_rounds = 20000;
   options.check_errors = true;

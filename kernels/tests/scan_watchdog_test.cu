@@ -40,3 +40,81 @@ TEST(ScanWatchdog, NonTerminatingProtocolReturnsTimeout) {
   LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), b.get(), n * 4, cudaMemcpyDeviceToHost));
   EXPECT_TRUE(lt::equal_exactly(lt::reference_scan(in, lt::Kind::Inclusive), got, 4096));
 }
+
+namespace {
+
+// A launch that gives up still hands its storage over (Reset::Epoch, as in
+// ScanPlan): a persistent block that gave up draws on until a ticket is past
+// the last tile, so the launch's last draw happens and its drawer stores the
+// next launch word (ticket 0, next epoch) with no help from the host. With
+// the error check on, the host reports the error and zeroes the storage, and
+// a correct scan follows on it.
+template <class Cfg>
+void gives_up_and_hands_over() {
+  namespace lp = lookback::protocol;
+  namespace ld = lookback::device;
+  constexpr lp::Protocol kMutant = [] {
+    lp::Protocol p = Cfg::protocol;
+    p.flaw = lp::Flaw::Tile0PublishesAggregate;  // tile 1 waits forever
+    return p;
+  }();
+  static_assert(kMutant.reset == lp::Reset::Epoch);
+  const std::int64_t n = lookback::detail::tile_items<Cfg, std::uint32_t>() * 3000 + 5;
+  const std::vector<std::uint32_t> in = lt::make_input<std::uint32_t>(n, 5);
+  lt::DeviceBuffer<std::uint32_t> a(in.size()), b(in.size());
+  ASSERT_TRUE(a && b);
+  LOOKBACK_CUDA_OK(cudaMemcpy(a.get(), in.data(), n * 4, cudaMemcpyHostToDevice));
+  auto scan = [&](auto protocol, const lookback::Options& o, std::size_t& bytes, void* temp) {
+    return lookback::detail::scan_with_protocol<Cfg, decltype(protocol)::value, false>(
+        temp, bytes, a.get(), b.get(), n, lookback::Sum{}, 0u, 0, o);
+  };
+  using Mutant = std::integral_constant<lp::Protocol, kMutant>;
+  using Correct = std::integral_constant<lp::Protocol, Cfg::protocol>;
+  std::size_t bytes = 0;
+  ASSERT_EQ(scan(Mutant{}, {}, bytes, nullptr), cudaSuccess);
+  lt::DeviceBuffer<unsigned char> temp(bytes);
+  ASSERT_TRUE(temp);
+  LOOKBACK_CUDA_OK(cudaMemset(temp.get(), 0, bytes));  // as ScanPlan::init
+  ld::Header* header = ld::header_of(temp.get());
+  auto read_header = [&] {
+    ld::Header h{};
+    LOOKBACK_CUDA_OK(cudaMemcpy(&h, header, sizeof h, cudaMemcpyDeviceToHost));
+    return h;
+  };
+
+  lookback::Options options;
+  options.watchdog_rounds = 20000;
+  options.check_errors = false;
+  ASSERT_EQ(scan(Mutant{}, options, bytes, temp.get()), cudaSuccess);
+  LOOKBACK_CUDA_OK(cudaDeviceSynchronize());
+  ld::Header h = read_header();
+  EXPECT_EQ(h.error, static_cast<std::uint32_t>(ld::DeviceError::WatchdogExpired));
+  EXPECT_EQ(h.draw, ld::draw_word(0u, 1u))
+      << "ticket " << ld::draw_count(h.draw) << ", epoch " << ld::draw_epoch(h.draw);
+
+  LOOKBACK_CUDA_OK(cudaMemset(&header->error, 0, 2 * sizeof(std::uint32_t)));
+  options.check_errors = true;
+  EXPECT_EQ(scan(Mutant{}, options, bytes, temp.get()), cudaErrorLaunchTimeout);
+  h = read_header();
+  EXPECT_EQ(h.error, 0u);
+  EXPECT_EQ(h.draw, 0u);  // zeroed as when created
+
+  ASSERT_EQ(scan(Correct{}, options, bytes, temp.get()), cudaSuccess)
+      << lookback::last_error_message();
+  std::vector<std::uint32_t> got(in.size());
+  LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), b.get(), n * 4, cudaMemcpyDeviceToHost));
+  EXPECT_TRUE(lt::equal_exactly(lt::reference_scan(in, lt::Kind::Inclusive), got, 4096));
+  EXPECT_EQ(read_header().draw, ld::draw_word(0u, 1u));
+}
+
+}  // namespace
+
+TEST(ScanWatchdog, PersistentBlocksThatGiveUpStillHandTheEpochOver) {
+  LOOKBACK_REQUIRE_GPU();
+  gives_up_and_hands_over<lookback::Pipelined>();
+}
+
+TEST(ScanWatchdog, OneTileBlocksThatGiveUpStillHandTheEpochOver) {
+  LOOKBACK_REQUIRE_GPU();
+  gives_up_and_hands_over<lookback::WarpLookback>();
+}

@@ -28,6 +28,8 @@ std::string to_string(const Interval& iv) {
 std::string to_string(const Value& v, bool descriptor) {
   if (!descriptor) {
     if (v.iv.kind != Interval::Kind::Empty || v.pub != 0) return to_string(v.iv);
+    // The launch word: ticket and epoch.
+    if (v.epoch != 0) return std::to_string(v.num) + "/e" + std::to_string(v.epoch);
     return std::to_string(v.num);
   }
   std::string s = protocol::to_string(v.status);
@@ -40,8 +42,6 @@ const char* to_string(Step s) {
   switch (s) {
     case Step::Litmus:
       return "";
-    case Step::ReadEpoch:
-      return "read epoch";
     case Step::TakeTicket:
       return "take ticket";
     case Step::LoadInput:
@@ -70,14 +70,12 @@ const char* to_string(Step s) {
       return "store output";
     case Step::FinishCounter:
       return "count finished";
-    case Step::ResetTicket:
-      return "reset ticket";
     case Step::ResetCounter:
       return "reset counter";
     case Step::ClearDescriptor:
       return "clear descriptor";
     case Step::BumpEpoch:
-      return "bump epoch";
+      return "hand over: ticket 0, next epoch";
     case Step::HostReset:
       return "host reset";
     case Step::Padding:

@@ -59,15 +59,13 @@ class BlockWriter {
     w_.in();
     open_gate();
     int prefix = 0;
-    if (p_.reset == Reset::Epoch) {
-      step({}, "", {"bep[thr] = epoch", "H_R(" + str(g_.loc_epoch) + ")"});
-      ++prefix;
-    }
-    if (p_.tile_id == TileIdSource::Ticket) {
-      step({}, "",
-           {"tile = ticket", "ticket = ticket + 1", "H_W(" + str(g_.loc_ticket) + ")",
-            require("tile < " + str(tiles_), Property::CorrectPrefix,
-                    "tile id %d out of range: the ticket was not reset", "tile")});
+    if (draws()) {
+      const bool ticket = p_.tile_id == TileIdSource::Ticket;
+      draw(ticket ? "tile" : "",
+           ticket ? require("tile < " + str(tiles_), Property::CorrectPrefix,
+                            "tile id %d out of range: the ticket was not reset", "tile")
+                  : "",
+           true);
       ++prefix;
     }
     const std::string gate = gate_;
@@ -215,7 +213,7 @@ class BlockWriter {
     w_.line("byte seen_st, seen_eff, stop;");
     w_.line("int seen_ep;");
     w_.line("bit cas_ok;");
-    w_.line("int fdone;");
+    w_.line("int fdone, fdraw;  /* counter read; ticket of the last draw */");
     const std::string lanes = "[" + str(inst_.window) + "]";
     w_.line("byte ls" + lanes + ";   /* lane: status as seen in this launch */");
     w_.line("short liv" + lanes + ";  /* lane: value */");
@@ -277,6 +275,19 @@ class BlockWriter {
   }
 
   bool counts_finish() const { return p_.reset == Reset::Epoch && inst_.launches > 1; }
+  // As the explorer's draw(): a block draws from the launch word (ticket and
+  // epoch, one RMW) when the variant takes tickets or resets by epoch; the
+  // last drawer hands the word over (two launches only).
+  bool draws() const { return p_.tile_id == TileIdSource::Ticket || p_.reset == Reset::Epoch; }
+
+  // The draw: the ticket into fdraw and `into` (if any), on the block's
+  // first draw the epoch into bep[thr], then `tail`.
+  void draw(const std::string& into, const std::string& tail, bool first) {
+    const bool epoch = p_.reset == Reset::Epoch;
+    step({}, "",
+         {"fdraw = ticket", "ticket = ticket + 1", epoch && first ? "bep[thr] = epoch" : "",
+          into.empty() ? "" : into + " = fdraw", "H_W(" + str(g_.loc_ticket) + ")", tail});
+  }
 
   // Persistent blocks (protocol::persistent), as the explorer's
   // run_persistent: draw a ticket; if it is a tile, load it and publish its
@@ -297,26 +308,21 @@ class BlockWriter {
     w_.line("{");
     w_.in();
     open_gate();
-    int events = 0;
-    if (p_.reset == Reset::Epoch) {
-      step({}, "", {"bep[thr] = epoch", "H_R(" + str(g_.loc_epoch) + ")"});
-      ++events;
-    }
+    const int events = 0;
     const bool tiles_count = p_.flaw == Flaw::CountTilesNotBlocks;
     // The draw; a block that draws past the last tile before holding one
     // finishes right there (or after counting itself, with two launches).
     const std::string none_left = "newer >= " + str(tiles_);
-    const std::string draw = "newer = ticket; ticket = ticket + 1; H_W(" + str(g_.loc_ticket) + ")";
     const std::string finish_if_idle =
         counts_finish() && !tiles_count
             ? ""
             : "if\n:: !holds && " + none_left + " -> finish();\n:: else -> skip;\nfi";
     // The first draw is written apart from the loop's, so that the start
-    // gate it carries (when there is no epoch read) runs once.
-    step({}, "", {draw, finish_if_idle});
+    // gate it carries runs once, and it sets the block's epoch.
+    draw("newer", finish_if_idle, true);
     w_.line("goto drawn_L" + str(launch_) + ";");
     w_.line("draw_L" + str(launch_) + ":");
-    step({}, "", {draw, finish_if_idle});
+    draw("newer", finish_if_idle, false);
     w_.line("drawn_L" + str(launch_) + ":");
     w_.line("if");
     w_.line(":: newer < " + str(tiles_) + " ->");
@@ -574,40 +580,59 @@ class BlockWriter {
     w_.line("fi;");
   }
 
-  // Epoch reset: the last block to count itself finished re-arms the
-  // counters and bumps the epoch, clearing every descriptor first when the
-  // epoch wraps. `finish` (finish() or empty) goes with the last step of
-  // either branch: where the block's program ends here.
+  // Epoch reset, after the block's last descriptor access (as the
+  // explorer's finish_launch; fdraw holds its last draw). In a launch whose
+  // epoch does not wrap, the last drawer stores the next launch word. In one
+  // that wraps, the block counts itself finished, and the last one resets
+  // the counter, clears every descriptor and stores the next launch word.
+  // `finish` (finish() or empty) goes with the last step of every path:
+  // where the block's program ends here.
   void finish_launch(const std::string& finish) {
     const std::string last = str(last_finisher(p_, tiles_, blocks_));
-    step(
-        {}, "",
-        {"fdone = done", "done = done + 1", "H_W(" + str(g_.loc_done) + ")",
-         finish.empty() ? ""
-                        : "if\n:: fdone != " + last + " -> " + finish + ";\n:: else -> skip;\nfi"});
-    w_.line("if");
-    w_.line(":: fdone == " + last + " ->");
-    w_.in();
-    step({}, "", {"done = 0", "H_W(" + str(g_.loc_done) + ")"});
-    if (p_.tile_id == TileIdSource::Ticket)
-      step({}, "", {"ticket = 0", "H_W(" + str(g_.loc_ticket) + ")"});
     w_.line("if");
     for (std::uint32_t e : g_.epochs) {
-      const std::uint32_t next = next_epoch(e, p_.epoch_bits);
       w_.line(":: bep[thr] == " + std::to_string(e) + " ->");
       w_.in();
-      if (next == 0 && p_.flaw != Flaw::EpochWrapNotCleared)
+      if (!wraps(p_, e)) {
+        w_.line("if");
+        w_.line(":: fdraw == " + str(last_draw(p_, tiles_, blocks_)) + " ->");
+        w_.in();
+        step({}, "",
+             {"ticket = 0", "epoch = " + std::to_string(next_epoch(e, p_.epoch_bits)),
+              "H_W(" + str(g_.loc_ticket) + ")", finish});
+        w_.out();
+        w_.line(":: else ->");
+        w_.in();
+        if (finish.empty())
+          w_.line("skip;");
+        else
+          step({}, "", {finish}, false);
+        w_.out();
+        w_.line("fi;");
+        w_.out();
+        continue;
+      }
+      step({}, "",
+           {"fdone = done", "done = done + 1", "H_W(" + str(g_.loc_done) + ")",
+            finish.empty()
+                ? ""
+                : "if\n:: fdone != " + last + " -> " + finish + ";\n:: else -> skip;\nfi"});
+      w_.line("if");
+      w_.line(":: fdone == " + last + " ->");
+      w_.in();
+      step({}, "", {"done = 0", "H_W(" + str(g_.loc_done) + ")"});
+      if (p_.flaw != Flaw::EpochWrapNotCleared)
         for (int k = 0; k < g_.capacity; ++k)
           clear_descriptor(k);
-      step({}, "", {"epoch = " + std::to_string(next), "H_W(" + str(g_.loc_epoch) + ")", finish});
+      step({}, "", {"ticket = 0", "epoch = 0", "H_W(" + str(g_.loc_ticket) + ")", finish});
+      w_.out();
+      w_.line(":: else -> skip;");
+      w_.line("fi;");
       w_.out();
     }
     w_.line(
         ":: else -> printf(\"lookback: exporter error: epoch %d not foreseen\\n\", bep[thr]); "
         "assert(false);");
-    w_.line("fi;");
-    w_.out();
-    w_.line(":: else -> skip;");
     w_.line("fi;");
   }
 

@@ -203,9 +203,9 @@ void write_memory(Writer& w, const PromelaSpec& spec, const Geometry& g, int max
     w.line("#define WAIT_FREE_CHECK skip  /* the variant claims progress from fairness */");
   w.blank();
   w.line("/* Shared memory (temp storage of every launch, then the data tiles). */");
-  w.line("int ticket;");
-  w.line("int done;");
+  w.line("int ticket;  /* the launch word, one location: ticket and epoch */");
   w.line("int epoch = " + std::to_string(g.epochs.front()) + ";");
+  w.line("int done;");
   w.line("byte pad_st;  /* the word before descriptor 0: nothing ever writes it */");
   w.line(std::string("byte d_st[CAP];  /* descriptor ") +
          (g.split ? "status word: status, epoch, publish id */" : "word: status, epoch, value */"));

@@ -30,13 +30,18 @@ struct Geometry {
   std::vector<std::uint32_t> epochs;  // launch epochs the epoch word can hold
   bool split = false;
   bool two_value_words = true;
-  // Promela location numbers for the graph-history ghost code.
-  int loc_ticket = 0, loc_done = 1, loc_epoch = 2, loc_fence_sc = 3;
-  int loc_desc(int k) const { return 4 + k; }
-  int loc_agg(int k) const { return 4 + capacity + k; }
-  int loc_incl(int k) const { return two_value_words ? 4 + 2 * capacity + k : loc_agg(k); }
-  int loc_io(int launch, int k) const { return 4 + 3 * capacity + launch * capacity + k; }
-  int locations() const { return 4 + 3 * capacity + static_cast<int>(tiles_of.size()) * capacity; }
+  // Promela location numbers for the graph-history ghost code. The launch
+  // word (the variables `ticket` and `epoch`) is one location, as in the
+  // kernels' Header::draw.
+  static constexpr int kWords = 3;
+  int loc_ticket = 0, loc_done = 1, loc_fence_sc = 2;
+  int loc_desc(int k) const { return kWords + k; }
+  int loc_agg(int k) const { return kWords + capacity + k; }
+  int loc_incl(int k) const { return two_value_words ? kWords + 2 * capacity + k : loc_agg(k); }
+  int loc_io(int launch, int k) const { return kWords + 3 * capacity + launch * capacity + k; }
+  int locations() const {
+    return kWords + 3 * capacity + static_cast<int>(tiles_of.size()) * capacity;
+  }
   int threads_in(int phase) const;
 };
 

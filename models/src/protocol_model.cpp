@@ -11,15 +11,24 @@ namespace {
 
 using namespace protocol;
 
-// Location numbering of one instance: temp storage (ticket, done counter,
-// epoch, descriptors) shared by all launches; input/output tiles per launch.
+// Location numbering of one instance: temp storage (the launch word, done
+// counter, descriptors) shared by all launches; input/output tiles per launch.
+// The launch word is the kernels' Header::draw: its value's `num` is the
+// ticket and its `epoch` the launch epoch (Reset::Epoch).
 struct Memory {
-  Loc ticket = 0, done = 0, epoch = 0, pad = 0;
+  Loc draw = 0, done = 0, pad = 0;
   std::vector<Loc> desc;                  // packed word, or split status word
   std::vector<Loc> agg;                   // split: aggregate value word
   std::vector<Loc> incl;                  // split: inclusive value word (== agg when overwritten)
   std::vector<std::vector<Loc>> in, out;  // [launch][tile]
 };
+
+// The launch word at the start of a launch in `epoch`: ticket 0.
+Value launch_word(std::uint32_t epoch) {
+  Value w = Value::integer(0);
+  w.epoch = epoch;
+  return w;
+}
 
 Interval expected_exclusive(int tile, int launch) {
   return tile == 0 ? Interval::empty() : Interval::range(0, tile - 1, launch);
@@ -32,26 +41,20 @@ class BlockProgram {
       : p_(p), inst_(inst), m_(m), launch_(launch), block_(block), tiles_(tiles), blocks_(blocks) {}
 
   void operator()(Ctx& c) const {
-    std::uint32_t epoch = 0;
-    if (p_.reset == Reset::Epoch)
-      epoch =
-          static_cast<std::uint32_t>(c.load(m_.epoch, kEpochReadOrder, Step::ReadEpoch, -1).num);
     if (persistent(p_)) {
-      run_persistent(c, epoch);
+      run_persistent(c);
       return;
     }
-    const int tile = take_tile(c);
+    const auto [tile, drawn, epoch] = draw(c);
     c.require(tile >= 0 && tile < tiles_, Property::CorrectPrefix, [&] {
       return "tile id " + std::to_string(tile) + " out of range: the ticket was not reset";
     });
     const Interval aggregate = begin_tile(c, tile, epoch);
     const Interval inclusive = resolve_tile(c, tile, aggregate, epoch);
-    // As in the kernels, a block counts itself finished after its last
-    // descriptor access and before it writes its output. The epoch hand-over
-    // only matters to a later launch; with one launch it is left out (its
-    // stores cannot break a property of this launch), and the reuse check
-    // (--launches 2) explores it.
-    finish_launch(c, tile, epoch);
+    // As in the kernels, a block hands the launch over (if its draw was the
+    // last) or counts itself finished (epoch-wrapping launches) after its
+    // last descriptor access and before it writes its output.
+    finish_launch(c, tile, epoch, drawn);
     store_output(c, tile, inclusive);
   }
 
@@ -60,19 +63,22 @@ class BlockProgram {
   // the newer tile's aggregate is published before the older tile's
   // look-back, and the block takes tickets until one is past the last tile.
   // Under the CountTilesNotBlocks flaw every tile counts itself finished.
-  void run_persistent(Ctx& c, std::uint32_t epoch) const {
-    int older = take_tile(c);
+  void run_persistent(Ctx& c) const {
+    const Drawn first = draw(c);
+    const std::uint32_t epoch = first.epoch;
+    int older = first.tile;
     if (older >= tiles_) {  // other blocks took every tile
-      if (p_.flaw != Flaw::CountTilesNotBlocks) finish_launch(c, older, epoch);
+      if (p_.flaw != Flaw::CountTilesNotBlocks) finish_launch(c, older, epoch, older);
       return;
     }
     Interval older_aggregate = begin_tile(c, older, epoch);
     while (!c.suspended()) {
-      const int newer = take_tile(c);
+      const int newer = draw(c).tile;
       Interval newer_aggregate = Interval::empty();
       if (newer < tiles_) newer_aggregate = begin_tile(c, newer, epoch);
       const Interval inclusive = resolve_tile(c, older, older_aggregate, epoch);
-      if (newer >= tiles_ || p_.flaw == Flaw::CountTilesNotBlocks) finish_launch(c, older, epoch);
+      if (newer >= tiles_ || p_.flaw == Flaw::CountTilesNotBlocks)
+        finish_launch(c, older, epoch, newer);
       store_output(c, older, inclusive);
       if (newer >= tiles_) return;
       older = newer;
@@ -80,10 +86,18 @@ class BlockProgram {
     }
   }
 
-  int take_tile(Ctx& c) const {
-    return p_.tile_id == TileIdSource::Ticket
-               ? c.fetch_add(m_.ticket, 1, kTicketOrder, Step::TakeTicket, -1).num
-               : block_;
+  // A draw from the launch word (launch_state.cuh): the tile id (the
+  // ticket, or blockIdx), the ticket and the launch epoch.
+  struct Drawn {
+    int tile;
+    int count;
+    std::uint32_t epoch;
+  };
+  Drawn draw(Ctx& c) const {
+    const bool epoch_reset = p_.reset == Reset::Epoch;
+    if (p_.tile_id != TileIdSource::Ticket && !epoch_reset) return {block_, 0, 0u};
+    const Value w = c.fetch_add(m_.draw, 1, kTicketOrder, Step::TakeTicket, -1);
+    return {p_.tile_id == TileIdSource::Ticket ? w.num : block_, w.num, epoch_reset ? w.epoch : 0u};
   }
 
   // Loads the tile's input (the local scan is one step: the aggregate is the
@@ -297,23 +311,30 @@ class BlockProgram {
     return v.iv;
   }
 
-  // Epoch reset: the last block of the launch resets the counters and bumps
-  // the epoch; on wrap-around it clears every descriptor first.
-  // Only explored with more than one launch (see operator()).
-  void finish_launch(Ctx& c, int tile, std::uint32_t epoch) const {
+  // Epoch reset, after the block's last descriptor access (`drawn`: the
+  // ticket of its last draw). In a launch whose epoch does not wrap, the
+  // block whose draw was the launch's last stores the next launch word. In
+  // one that wraps, every block counts itself finished, and the last one
+  // resets the counter, clears every descriptor and stores the next launch
+  // word. The hand-over only matters to a later launch; with one launch it
+  // is left out (in a correct variant no draw of the launch follows it), and
+  // the reuse check (--launches 2) explores it.
+  void finish_launch(Ctx& c, int tile, std::uint32_t epoch, int drawn) const {
     if (p_.reset != Reset::Epoch || inst_.launches == 1) return;
+    if (!wraps(p_, epoch)) {
+      if (drawn == last_draw(p_, tiles_, blocks_))
+        c.store(m_.draw, launch_word(next_epoch(epoch, p_.epoch_bits)), kResetOrder,
+                Step::BumpEpoch, tile);
+      return;
+    }
     const int finished = c.fetch_add(m_.done, 1, kDoneOrder, Step::FinishCounter, tile).num;
     if (finished != last_finisher(p_, tiles_, blocks_)) return;
     c.store(m_.done, Value::integer(0), kResetOrder, Step::ResetCounter, tile);
-    if (p_.tile_id == TileIdSource::Ticket)
-      c.store(m_.ticket, Value::integer(0), kResetOrder, Step::ResetTicket, tile);
-    const std::uint32_t next = next_epoch(epoch, p_.epoch_bits);
-    if (next == 0 && p_.flaw != Flaw::EpochWrapNotCleared) {
+    if (p_.flaw != Flaw::EpochWrapNotCleared) {
       for (std::size_t k = 0; k < m_.desc.size(); ++k)
         c.store(m_.desc[k], Value{}, kResetOrder, Step::ClearDescriptor, static_cast<int>(k));
     }
-    c.store(m_.epoch, Value::integer(static_cast<std::int32_t>(next)), kResetOrder, Step::BumpEpoch,
-            tile);
+    c.store(m_.draw, launch_word(0u), kResetOrder, Step::BumpEpoch, tile);
   }
 
   const Protocol p_;
@@ -373,11 +394,8 @@ System build_protocol_system(const Protocol& p, const Instance& inst) {
   const std::uint32_t epoch_mask = p.epoch_bits >= 32 ? 0xffffffffu : ((1u << p.epoch_bits) - 1u);
   const std::uint32_t first_epoch =
       epoch_reset && inst.launches > 1 ? (epoch_mask & kEpochMask) : 0u;
-  m.ticket = add("ticket", Value::integer(0), false);
+  m.draw = add("ticket", launch_word(first_epoch), false);
   m.done = add("done", Value::integer(0), false);
-  // With one launch nobody writes the epoch: reading it is a local step.
-  m.epoch = add("epoch", Value::integer(static_cast<std::int32_t>(first_epoch)), false,
-                inst.launches == 1);
   m.pad = add("pad", Value{}, false);
   const bool packed = inst.layout == Layout::Packed;
   for (int k = 0; k < capacity; ++k) {
@@ -445,7 +463,7 @@ System build_protocol_system(const Protocol& p, const Instance& inst) {
         if (p.reset == Reset::HostMemset)
           for (std::size_t k = 0; k < shared->desc.size(); ++k)
             c.store(shared->desc[k], Value{}, kResetOrder, Step::HostReset, static_cast<int>(k));
-        c.store(shared->ticket, Value::integer(0), kResetOrder, Step::HostReset, -1);
+        c.store(shared->draw, launch_word(0u), kResetOrder, Step::HostReset, -1);
         (void)thread;
       });
     }

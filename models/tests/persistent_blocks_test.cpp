@@ -1,10 +1,10 @@
 // Persistent blocks that hold two tiles (Protocol::tiles_per_block == 2, the
 // `pipelined` and `fallback` variants): the model runs fewer blocks than
 // tiles, each block publishes its newer tile's aggregate before it looks back
-// for the older one, and the finished-blocks counter counts blocks. These tests pin the
-// program's shape (every tile scanned once, no wait while an aggregate is
-// unpublished, the pipelined order reachable) and that the usual flaws, put
-// on the persistent program, are still caught.
+// for the older one, and the last draw and the finished-blocks counter count blocks. These tests
+// pin the program's shape (every tile scanned once, no wait while an aggregate is unpublished, the
+// pipelined order reachable) and that the usual flaws, put on the persistent program, are still
+// caught.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -72,6 +72,10 @@ TEST(PersistentBlocks, PipelinedAndFallbacksArePersistentAndOthersAreNot) {
   EXPECT_EQ(last_finisher(kPipelined, 6, 3), 2);
   EXPECT_EQ(last_finisher(production("warp-lookback"), 6, 6), 5);
   EXPECT_EQ(last_finisher(with_flaw(Flaw::CountTilesNotBlocks), 6, 3), 5);
+  // The last draw: one per tile and one more per persistent block.
+  EXPECT_EQ(last_draw(kPipelined, 6, 3), 8);
+  EXPECT_EQ(last_draw(production("warp-lookback"), 6, 6), 5);
+  EXPECT_EQ(last_draw(with_flaw(Flaw::CountTilesNotBlocks), 6, 3), 5);
 }
 
 TEST(PersistentBlocks, SystemHasOneThreadPerBlock) {
@@ -223,15 +227,18 @@ TEST(PersistentBlocks, LiveUnderObeButNotHsaOrUnfair) {
   EXPECT_TRUE(violates(run(kPipelined, instance(4, 2), Progress::Unfair), Property::Termination));
 }
 
-// The counter must count blocks: counting tiles lets the last tile's block
-// reset the ticket while another block has not drawn yet. One block alone
-// draws its last ticket before it finishes its last tile, so it is safe.
-TEST(PersistentBlocks, CountingTilesBreaksReuseOnlyWithSeveralBlocks) {
+// The last draw and the finished counter must count blocks: counting tiles
+// hands the launch word over at the last tile's draw, while blocks still
+// draw past the last tile. With two blocks another block takes tile 0 again
+// and both write its output; a block alone takes its own tile 0 again after
+// the last tile's draw, and republishes tiles below their PREFIX.
+TEST(PersistentBlocks, CountingTilesBreaksReuse) {
   const Protocol flawed = with_flaw(Flaw::CountTilesNotBlocks);
   const ExploreResult two = run(flawed, instance(4, 2, Layout::Packed, 2));
-  EXPECT_TRUE(violates(two, Property::Termination));
-  EXPECT_TRUE(run(flawed, instance(4, 1, Layout::Packed, 2)).passed());
+  EXPECT_TRUE(violates(two, Property::NoDataRace));
+  EXPECT_TRUE(violates(run(flawed, instance(4, 1, Layout::Packed, 2)), Property::MonotoneStatus));
   EXPECT_TRUE(run(kPipelined, instance(4, 2, Layout::Packed, 2)).passed());
+  EXPECT_TRUE(run(kPipelined, instance(4, 1, Layout::Packed, 2)).passed());
 }
 
 TEST(PersistentBlocks, RejectsWhatItCannotDescribe) {

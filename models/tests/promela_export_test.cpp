@@ -94,8 +94,8 @@ TEST(PromelaExport, RejectsWhatTheExplorerRejects) {
   EXPECT_THROW(model_of("warp-lookback", big), std::invalid_argument);
 }
 
-// Persistent blocks: fewer proctypes than tiles, a draw loop, and the
-// finished counter compared with the last block (not the last tile).
+// Persistent blocks: fewer proctypes than tiles, a draw loop, and the last
+// draw and the finished counter compared with the blocks' (not the tiles').
 TEST(PromelaExport, PersistentBlocksLoopOverTickets) {
   const std::string m = model_of("pipelined");  // 3 tiles on 2 blocks
   EXPECT_TRUE(has(m, "A persistent block of launch 0 (3 tiles, 2 blocks"));
@@ -108,8 +108,11 @@ TEST(PromelaExport, PersistentBlocksLoopOverTickets) {
   reuse.tiles = 4;
   EXPECT_TRUE(has(model_of("pipelined", reuse), ":: fdone == 1 ->"));               // 2 blocks
   EXPECT_TRUE(has(model_of("count-tiles-not-blocks", reuse), ":: fdone == 3 ->"));  // 4 tiles
+  // The hand-over: after 4 tiles and one draw past them per block.
+  EXPECT_TRUE(has(model_of("pipelined", reuse), ":: fdraw == 5 ->"));
+  EXPECT_TRUE(has(model_of("count-tiles-not-blocks", reuse), ":: fdraw == 3 ->"));
   EXPECT_FALSE(has(model_of("warp-lookback"), "goto draw_L0;"));
-  // Without an epoch read the first draw carries the start gate, once: the
+  // Without the epoch reset the first draw still carries the start gate, once: the
   // loop's draws do not start the block again.
   PromelaSpec host_reset = promela_spec(*find_variant("pipelined"), Settings{});
   host_reset.protocol.reset = Reset::HostMemset;

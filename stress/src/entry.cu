@@ -87,7 +87,8 @@ __global__ void final_state_kernel(const device::Header* header,
   if (header->error != 0) return;
   if constexpr (kProtocol.reset == protocol::Reset::Epoch &&
                 kProtocol.flaw != protocol::Flaw::EpochWrapNotCleared) {
-    if (header->epoch == 0) return;  // the epoch wrapped: every descriptor was cleared
+    // The epoch wrapped: every descriptor was cleared.
+    if (device::draw_epoch(header->draw) == 0) return;
   }
   const Desc desc(descriptors);
   for (std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < num_tiles;

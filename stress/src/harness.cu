@@ -32,8 +32,10 @@ T* device_alloc(std::size_t count, const char* what) {
 
 // Per launch: mismatching elements, device error code, the tile that raised
 // it, descriptors that ended below their owner's last status, the first of
-// them (encode_regression).
-constexpr int kSlotWords = 5;
+// them (encode_regression), and the blocks that finished their descriptor
+// accesses (the starve knob's counter, Perturbation::starve_done).
+constexpr int kSlotWords = 6;
+constexpr int kFinishedWord = 5;
 constexpr int kMaxBatch = 256;
 constexpr int kInputs = 4;  // rotating inputs: stale descriptors of an older launch are wrong
 constexpr std::uint32_t kScratchWords = 1u << 22;
@@ -350,7 +352,7 @@ CellResult Harness::run(const EntryRunner& entry, const Knob& knob, double secon
         if (knob.starve && tiles >= 2) {
           p.starve_tile =
               static_cast<std::uint32_t>(s.rng() % static_cast<std::uint64_t>(tiles - 1));
-          p.starve_done = &device::header_of(sites[site].temp)->done;
+          p.starve_done = s.slots + (site * kMaxBatch + j) * kSlotWords + kFinishedWord;
           // Every other block: one per tile, or the persistent grid.
           const std::int64_t blocks = entry.persistent ? std::min(tiles, resident) : tiles;
           p.starve_until_done = static_cast<std::uint32_t>(blocks - 1);

@@ -52,6 +52,7 @@ struct CubAgent {
     T tile_exclusive;
     std::uint32_t tile;
     std::uint32_t epoch;
+    std::uint32_t drawn;  // the draw's count (LaunchState::finish)
     int has_exclusive;
     int ok;
   };
@@ -59,6 +60,15 @@ struct CubAgent {
   struct NoReducer {
     __device__ T operator()(std::uint32_t) const { return T{}; }
   };
+
+  // Called by all lanes of one warp after the block's last descriptor access.
+  __device__ static void count_finished(const Params& p, Shared& sm, const Desc& desc,
+                                        std::uint32_t epoch, int lane) {
+    LaunchState<P>::finish(p.header, desc, p.num_tiles, epoch, sm.drawn, false, lane);
+    if constexpr (kInstrumented) {
+      if (lane == 0) perturb_count_done(p.perturb);
+    }
+  }
 
   __device__ static void run(const Params& p) {
     __shared__ Shared sm;
@@ -70,16 +80,17 @@ struct CubAgent {
 
     if constexpr (kInstrumented) prestress(p.perturb);
     if (tid == 0) {
-      sm.epoch = LaunchState<P>::epoch(p.header);  // first, as in the model's block program
-      sm.tile = LaunchState<P>::tile_id(p.header);
-      if constexpr (kInstrumented) sm.tile = perturb_tile(p.perturb, sm.tile, p.num_tiles);
+      const Draw d = LaunchState<P>::draw(p.header);
+      sm.epoch = d.epoch;
+      sm.drawn = d.count;
+      sm.tile = kInstrumented ? perturb_tile(p.perturb, d.tile, p.num_tiles) : d.tile;
     }
     __syncthreads();
     const std::uint32_t tile = sm.tile;
     const std::uint32_t epoch = sm.epoch;
     if (tile >= p.num_tiles) {
       if (tid == 0) raise_error(p.header, DeviceError::TicketOverflow, tile);
-      if (warp == 0) LaunchState<P>::finish(p.header, desc, p.num_tiles, epoch, lane);
+      if (warp == 0) count_finished(p, sm, desc, epoch, lane);
       return;
     }
     const std::int64_t tile_base = static_cast<std::int64_t>(tile) * kTileItems;
@@ -141,7 +152,7 @@ struct CubAgent {
     // The block's descriptor accesses are over (warp 0's, ordered by the
     // barrier): count it finished now, from the last warp, whose release
     // waits for no data store of its own (launch_state.cuh).
-    if (warp == kThreads / 32 - 1) LaunchState<P>::finish(p.header, desc, p.num_tiles, epoch, lane);
+    if (warp == kThreads / 32 - 1) count_finished(p, sm, desc, epoch, lane);
 
     if (sm.ok) {
       const Partial<T> exclusive{sm.tile_exclusive, sm.has_exclusive != 0};

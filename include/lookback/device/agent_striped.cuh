@@ -119,6 +119,7 @@ struct StripedAgent {
     T tile_exclusive;
     std::uint32_t tile;
     std::uint32_t epoch;
+    std::uint32_t drawn;  // one-tile blocks: the draw's count (LaunchState::finish)
     int has_exclusive;
     int ok;
   };
@@ -337,17 +338,17 @@ struct StripedAgent {
   }
 
   // Thread 0's draw of the block's next tile id: the ticket, checked, and
-  // (instrumented) perturbed.
-  __device__ static std::uint32_t next_tile(const Params& p) {
-    std::uint32_t t = LaunchState<P>::tile_id(p.header);
-    check_ticket(p, t);
-    if constexpr (kInstrumented) t = perturb_tile(p.perturb, t, p.num_tiles);
-    return t;
+  // (instrumented) perturbed; and the launch epoch.
+  __device__ static Draw next_tile(const Params& p) {
+    Draw d = LaunchState<P>::draw(p.header);
+    check_ticket(p, d.tile);
+    if constexpr (kInstrumented) d.tile = perturb_tile(p.perturb, d.tile, p.num_tiles);
+    return d;
   }
 
   // Thread 0 draws the block's next tile (a persistent block's later draws).
   __device__ static std::uint32_t draw(const Params& p, Shared& sm, int tid) {
-    if (tid == 0) sm.tile = next_tile(p);
+    if (tid == 0) sm.tile = next_tile(p).tile;
     __syncthreads();
     const std::uint32_t t = sm.tile;
     __syncthreads();  // sm.tile is free for the next draw
@@ -464,10 +465,16 @@ struct StripedAgent {
 
   // Counts the block finished (after a __syncthreads() that follows its last
   // descriptor access), from the last warp, whose release waits for no data
-  // store of its own (launch_state.cuh).
+  // store of its own (launch_state.cuh). `drawn`: the count of the block's
+  // last draw (a persistent block's last draw is past the last tile, where
+  // the tile id is the count); `gave_up`: a look-back gave up (watchdog).
   __device__ static void count_finished(const Params& p, const Desc& desc, std::uint32_t epoch,
-                                        int warp, int lane) {
-    if (warp == kWarps - 1) LaunchState<P>::finish(p.header, desc, p.num_tiles, epoch, lane);
+                                        std::uint32_t drawn, bool gave_up, int warp, int lane) {
+    if (warp != kWarps - 1) return;
+    LaunchState<P>::finish(p.header, desc, p.num_tiles, epoch, drawn, gave_up, lane);
+    if constexpr (kInstrumented) {
+      if (lane == 0) perturb_count_done(p.perturb);
+    }
   }
 
   __device__ static void run(const Params& p) {
@@ -480,11 +487,10 @@ struct StripedAgent {
 
     if constexpr (kInstrumented) prestress(p.perturb);
     if (tid == 0) {
-      // The epoch load first, as in the model's block program: it does not
-      // wait for the ticket, so both round trips overlap (the ticket's check
-      // branches on its value).
-      sm.epoch = LaunchState<P>::epoch(p.header);
-      sm.tile = next_tile(p);
+      const Draw d = next_tile(p);
+      sm.epoch = d.epoch;
+      sm.tile = d.tile;
+      sm.drawn = d.count;
     }
     __syncthreads();
     const std::uint32_t epoch = sm.epoch;
@@ -497,13 +503,13 @@ struct StripedAgent {
     }
     if (a.tile >= p.num_tiles) {  // only if the ticket was not reset
       if (tid == 0) raise_error(p.header, DeviceError::TicketOverflow, a.tile);
-      count_finished(p, desc, epoch, warp, lane);
+      count_finished(p, desc, epoch, sm.drawn, false, warp, lane);
       return;
     }
     Items items;
     begin(p, sm, desc, op, 0, epoch, warp, lane, a, items);
     const bool ok = resolve(p, sm, desc, op, epoch, warp, lane, a, items);
-    count_finished(p, desc, epoch, warp, lane);
+    count_finished(p, desc, epoch, sm.drawn, !ok, warp, lane);
     if (ok) store(p, sm, op, 0, warp, lane, a, items);
   }
 
@@ -519,7 +525,7 @@ struct StripedAgent {
     // finished, as if it had a block of its own.
     constexpr bool kCountTiles = P.flaw == protocol::Flaw::CountTilesNotBlocks;
     if (a.tile >= p.num_tiles) {  // other blocks took every tile
-      if (!kCountTiles) count_finished(p, desc, epoch, warp, lane);
+      if (!kCountTiles) count_finished(p, desc, epoch, a.tile, false, warp, lane);
       return;
     }
     Items ra, rb;
@@ -530,7 +536,7 @@ struct StripedAgent {
       if (b.tile < p.num_tiles) begin(p, sm, desc, op, 1, epoch, warp, lane, b, rb);
       bool ok = resolve(p, sm, desc, op, epoch, warp, lane, a, ra);
       bool last = b.tile >= p.num_tiles || !ok;
-      if (last || kCountTiles) count_finished(p, desc, epoch, warp, lane);
+      if (last || kCountTiles) count_finished(p, desc, epoch, b.tile, !ok, warp, lane);
       if (ok) store(p, sm, op, 0, warp, lane, a, ra);
       if (last) return;
 
@@ -538,7 +544,7 @@ struct StripedAgent {
       if (a.tile < p.num_tiles) begin(p, sm, desc, op, 0, epoch, warp, lane, a, ra);
       ok = resolve(p, sm, desc, op, epoch, warp, lane, b, rb);
       last = a.tile >= p.num_tiles || !ok;
-      if (last || kCountTiles) count_finished(p, desc, epoch, warp, lane);
+      if (last || kCountTiles) count_finished(p, desc, epoch, a.tile, !ok, warp, lane);
       if (ok) store(p, sm, op, 1, warp, lane, b, rb);
       if (last) return;
     }

@@ -94,15 +94,20 @@ cudaError_t launch(const typename Agent::Params& params, cudaStream_t stream) {
 }
 
 // Reads (and clears) the kernels' error flag; blocks until the scan is done.
+// A launch that raised an error may have left the launch word unreset (a
+// block that stopped early, a stale ticket): with `storage_bytes` != 0
+// (Reset::Epoch) the whole storage from the header on is zeroed then, as
+// when it was created, so the next scan on it starts clean.
 inline cudaError_t check_device_error(device::Header* h, cudaStream_t stream,
-                                      std::uint32_t watchdog) {
+                                      std::uint32_t watchdog, std::size_t storage_bytes) {
   std::uint32_t words[2] = {0, 0};  // Header::error, Header::error_tile
   static_assert(offsetof(device::Header, error_tile) == offsetof(device::Header, error) + 4);
   cudaError_t e = cudaMemcpyAsync(words, &h->error, sizeof words, cudaMemcpyDeviceToHost, stream);
   if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
   if (e != cudaSuccess) return fail_cuda(e, "scan");
   if (words[0] == 0) return succeed();
-  e = cudaMemsetAsync(&h->error, 0, sizeof words, stream);
+  e = storage_bytes != 0 ? cudaMemsetAsync(h, 0, storage_bytes, stream)
+                         : cudaMemsetAsync(&h->error, 0, sizeof words, stream);
   if (e != cudaSuccess) return fail_cuda(e, "clearing the error flag");
   const auto code = static_cast<device::DeviceError>(words[0]);
   if (code == device::DeviceError::WatchdogExpired)
@@ -187,7 +192,12 @@ cudaError_t scan_with_protocol(void* d_temp, std::size_t& temp_bytes, const T* i
     e = launch<Scalar>(params, stream);
   }
   if (e != cudaSuccess || !options.check_errors) return e;
-  return check_device_error(header, stream, options.watchdog_rounds);
+  const std::size_t storage_bytes =
+      P.reset == protocol::Reset::Epoch
+          ? temp_bytes - static_cast<std::size_t>(reinterpret_cast<unsigned char*>(header) -
+                                                  static_cast<unsigned char*>(d_temp))
+          : 0;
+  return check_device_error(header, stream, options.watchdog_rounds, storage_bytes);
 }
 
 }  // namespace lookback::detail

@@ -46,12 +46,19 @@ __device__ inline std::uint64_t perturb_clock_ns() {
 // other blocks have all counted themselves finished, bounded by starve_ns.
 __device__ inline void perturb_starve(const Perturbation& q, std::uint32_t tile) {
   if (tile != q.starve_tile || q.starve_ns == 0 || q.starve_done == nullptr) return;
-  cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device> done(
-      *const_cast<std::uint32_t*>(q.starve_done));
+  cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device> done(*q.starve_done);
   const std::uint64_t start = perturb_clock_ns();
   while (done.load(cuda::memory_order_relaxed) < q.starve_until_done &&
          perturb_clock_ns() - start < q.starve_ns)
     __nanosleep(2000);
+}
+
+// A block is done with descriptors: the starved tile's counter
+// (Perturbation::starve_done) counts it. Called by one thread per block.
+__device__ inline void perturb_count_done(const Perturbation& q) {
+  if (q.starve_done == nullptr) return;
+  cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(*q.starve_done)
+      .fetch_add(1u, cuda::memory_order_relaxed);
 }
 
 // The blocking simulation: the chosen tiles sleep before publishing; the

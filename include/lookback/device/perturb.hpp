@@ -19,8 +19,9 @@
 //   pre-stress  before taking a tile, every thread of a block stores to and
 //               loads from random lines of a scratch buffer
 //   starvation  one chosen tile's block stops before publishing its aggregate
-//               until every other block of the launch has counted itself
-//               finished (Header::done, Reset::Epoch) or starve_ns passed:
+//               until every other block of the launch is done with
+//               descriptors (a harness-owned counter, starve_done) or
+//               starve_ns passed:
 //               the decoupled-fallback paper's blocking simulation at its
 //               harshest. Only a wait-free (fallback) variant finishes
 //               without it; any other waits on that tile until its watchdog
@@ -63,12 +64,14 @@ struct Perturbation {
   std::uint32_t scratch_words = 0;
   std::uint32_t prestress_rounds = 0;
   // Starvation of one tile (kNoTile: none): it waits, before publishing its
-  // aggregate, until *starve_done (the harness points it at Header::done)
-  // reaches starve_until_done (the launch's other blocks have all counted
-  // themselves finished) or starve_ns of wall time passed.
+  // aggregate, until *starve_done reaches starve_until_done (the launch's
+  // other blocks are all done with descriptors) or starve_ns of wall time
+  // passed. *starve_done is a counter the harness zeroes before the launch;
+  // each block of the launch adds 1 after its last descriptor access
+  // (perturb_count_done).
   std::uint32_t starve_tile = kNoTile;
   std::uint32_t starve_ns = 0;
-  const std::uint32_t* starve_done = nullptr;
+  std::uint32_t* starve_done = nullptr;
   std::uint32_t starve_until_done = 0;
 
   constexpr bool any() const {

@@ -32,8 +32,9 @@
 //                      descriptors a launch uses (one cudaMemsetAsync)
 //                      before every launch;
 //   Reset::Epoch       the storage is zeroed once when it is created and never
-//                      again by the host: descriptors carry the launch epoch
-//                      and the last block of each launch advances it. Every
+//                      again by the host (except after a launch that
+//                      reported an error): descriptors carry the launch
+//                      epoch and each launch advances it. Every
 //                      launch on it must pass the same temp-storage size: a
 //                      different capacity would move the value arrays over
 //                      words a later, larger launch reads as tags.
@@ -62,9 +63,12 @@ struct LookbackStats {
 };
 
 struct alignas(16) Header {
-  std::uint32_t ticket;      // next tile id (TileIdSource::Ticket)
-  std::uint32_t done;        // blocks finished in this launch (Reset::Epoch)
-  std::uint32_t epoch;       // current launch epoch (Reset::Epoch)
+  // The launch word: the ticket (draws so far in this launch: the next tile
+  // id under TileIdSource::Ticket) in the low 32 bits and the launch epoch
+  // (Reset::Epoch) in the high 32, so one RMW draws a tile id and reads the
+  // epoch (launch_state.cuh; draw_word, draw_count, draw_epoch below).
+  std::uint64_t draw;
+  std::uint32_t done;        // blocks finished in an epoch-wrapping launch (Reset::Epoch)
   std::uint32_t error;       // DeviceError, first one wins
   std::uint32_t error_tile;  // tile that raised `error`
   std::uint32_t high_water;  // most tiles any launch on this storage used (epoch wrap clear)
@@ -78,6 +82,16 @@ inline constexpr std::size_t kHeaderBytes = kLineBytes;
 // A user pointer is aligned up to this (temp_storage_bytes includes the slack).
 inline constexpr std::size_t kTempAlignment = kLineBytes;
 static_assert(sizeof(Header) <= kHeaderBytes);
+
+LOOKBACK_HD constexpr std::uint64_t draw_word(std::uint32_t count, std::uint32_t epoch) {
+  return (static_cast<std::uint64_t>(epoch) << 32) | count;
+}
+LOOKBACK_HD constexpr std::uint32_t draw_count(std::uint64_t word) {
+  return static_cast<std::uint32_t>(word);
+}
+LOOKBACK_HD constexpr std::uint32_t draw_epoch(std::uint64_t word) {
+  return static_cast<std::uint32_t>(word >> 32);
+}
 
 // Descriptors are laid out in groups of 32: one line of split tags.
 inline constexpr std::uint64_t kDescriptorGroup = 32;

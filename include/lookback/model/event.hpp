@@ -20,7 +20,6 @@ enum class EventKind : std::uint8_t { Read, Write, Rmw, Fence };
 // What protocol step an event belongs to (for counterexamples only).
 enum class Step : std::uint8_t {
   Litmus,
-  ReadEpoch,
   TakeTicket,
   LoadInput,
   PublishAggregate,
@@ -35,7 +34,6 @@ enum class Step : std::uint8_t {
   OutputFence,
   StoreOutput,
   FinishCounter,
-  ResetTicket,
   ResetCounter,
   ClearDescriptor,
   BumpEpoch,

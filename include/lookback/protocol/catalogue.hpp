@@ -189,9 +189,10 @@ inline constexpr std::array kCatalogue{
     NamedVariant{
         "count-tiles-not-blocks", Kind::Mutant,
         detail::with(detail::kPipelined, [](Protocol& p) { p.flaw = Flaw::CountTilesNotBlocks; }),
-        Progress::Obe, Property::Termination, 2,
-        "persistent blocks count finished tiles, not blocks: the ticket is reset "
-        "while a block still draws its last ticket, and the next launch skips a tile"},
+        Progress::Obe, Property::NoDataRace, 2,
+        "persistent blocks count tiles, not blocks, at the last draw and the finished "
+        "counter: the launch word is reset while a block still draws, which takes tile 0 "
+        "again (two blocks write one output tile)"},
     NamedVariant{"blockidx-tile-id", Kind::Mutant,
                  detail::with(detail::kWarpLookback,
                               [](Protocol& p) { p.tile_id = TileIdSource::BlockIdx; }),

@@ -58,9 +58,12 @@ enum class TileIdSource : std::uint8_t { Ticket, BlockIdx };
 //   None:       not at all (only correct for a single launch).
 //   HostMemset: the host clears descriptors and the ticket before each launch.
 //   Epoch:      every descriptor carries the launch epoch; a descriptor from
-//               another epoch reads as INVALID. The last block to finish bumps
-//               the epoch and resets the ticket; when the epoch wraps to 0 it
-//               also clears every descriptor, so no stale word can match.
+//               another epoch reads as INVALID. A block reads the epoch with
+//               its ticket (one RMW); the block that draws the launch's last
+//               ticket stores the next epoch and ticket 0. When the epoch
+//               wraps to 0 the last block to finish does that instead, after
+//               clearing every descriptor, so no stale word can match
+//               (protocol::wraps below).
 enum class Reset : std::uint8_t { None, HostMemset, Epoch };
 
 // Forward-progress models (Sorensen et al., OOPSLA 2021). A variant states
@@ -91,9 +94,10 @@ enum class Flaw : std::uint8_t {
   FallbackNoValidation,     // in-place fallback trusts an input tile it read
                             // without re-checking the descriptor afterwards
   EpochWrapNotCleared,      // epoch wraps without clearing stale descriptors
-  CountTilesNotBlocks,      // persistent blocks: the finished counter counts
-                            // tiles, so the last tile's block resets the
-                            // ticket while other blocks still draw from it
+  CountTilesNotBlocks,      // persistent blocks: the last draw and the
+                            // finished counter count tiles, not blocks, so
+                            // the last tile's block resets the ticket while
+                            // other blocks still draw from it
 };
 
 // ---------------------------------------------------------------------------
@@ -229,9 +233,40 @@ LOOKBACK_HD constexpr bool bounded_wait(const Protocol& p) {
 LOOKBACK_HD constexpr bool persistent(const Protocol& p) {
   return p.tiles_per_block > 1;
 }
+// The epoch after `epoch`, modulo the variant's epoch width. A result of 0
+// means the epoch wrapped and stale descriptors must be cleared.
+LOOKBACK_HD constexpr std::uint32_t next_epoch(std::uint32_t epoch, int epoch_bits) {
+  const std::uint32_t mask = epoch_bits >= 32 ? 0xffffffffu : ((1u << epoch_bits) - 1u);
+  return (epoch + 1u) & mask;
+}
+// Reset::Epoch hands the launch over in one of two ways. In both, the
+// launch word holds the ticket and the epoch, and every block reads the
+// epoch in the RMW that draws its tile id (a blockIdx variant draws too,
+// only to count).
+//   Most launches: the block whose draw was the launch's last (last_draw)
+//   stores the word of the next launch (ticket 0, next epoch) after its last
+//   descriptor access. Every draw of this launch precedes that store in the
+//   word's coherence order, so no block of this launch reads the next
+//   epoch, and the kernel boundary orders the store before the next launch.
+//   No block counts itself finished.
+//   A launch whose next epoch wraps to 0 must also clear every descriptor,
+//   after every block's last descriptor access: its blocks count themselves
+//   finished (an acq_rel RMW on the done counter) and the last one clears,
+//   then stores the next word. Its last drawer stores nothing.
+// (Until 2026-11-26 every launch counted its blocks and every block read the
+// epoch with a load of its own: bench/results/README.md has what that cost.)
+LOOKBACK_HD constexpr bool wraps(const Protocol& p, std::uint32_t epoch) {
+  return next_epoch(epoch, p.epoch_bits) == 0;
+}
+// The draw (the ticket value it returned) that is the launch's last: one per
+// block of one tile; persistent blocks draw each tile once and then each
+// block once more, past the last tile.
+LOOKBACK_HD constexpr long long last_draw(const Protocol& p, long long tiles, long long blocks) {
+  return tiles - 1 + (persistent(p) && p.flaw != Flaw::CountTilesNotBlocks ? blocks : 0);
+}
 // The value of the finished-blocks counter at which a block knows it is the
-// last one of the launch, which then resets the ticket (Reset::Epoch). Every
-// block counts itself once, after the ticket draw that ended its loop.
+// last one of an epoch-wrapping launch. Every block counts itself once,
+// after the draw that ended its loop.
 LOOKBACK_HD constexpr long long last_finisher(const Protocol& p, long long tiles,
                                               long long blocks) {
   return (persistent(p) && p.flaw != Flaw::CountTilesNotBlocks ? blocks : tiles) - 1;
@@ -259,16 +294,16 @@ LOOKBACK_HD constexpr Order fallback_cas_order(const Protocol& p) {
 }
 
 // Orders of the launch bookkeeping, the same for every variant.
-// The tile-id ticket needs no ordering: descriptors carry all communication.
+// The draw from the launch word (ticket and epoch in one RMW) needs no
+// ordering: descriptors carry all communication, and every draw of a launch
+// precedes the last drawer's hand-over in the word's coherence order.
 inline constexpr Order kTicketOrder = Order::Relaxed;
-// The launch epoch is written by the previous launch, ordered by the kernel
-// boundary.
-inline constexpr Order kEpochReadOrder = Order::Relaxed;
-// The finished-blocks counter: acq_rel so the last block's resets come after
-// every block's reads of the ticket and epoch (no block of this launch can
-// see the next epoch).
+// The finished-blocks counter of an epoch-wrapping launch: acq_rel so the
+// last block's clears and resets come after every block's descriptor
+// accesses and draws (no block of this launch can see a cleared descriptor
+// or the next launch word).
 inline constexpr Order kDoneOrder = Order::AcqRel;
-// The last block's resets (ticket, counter, epoch, cleared descriptors),
+// The hand-over's stores (next launch word, cleared descriptors, counter),
 // ordered before the next launch by the kernel boundary.
 inline constexpr Order kResetOrder = Order::Relaxed;
 
@@ -306,12 +341,6 @@ LOOKBACK_HD constexpr std::uint32_t tag_epoch(std::uint32_t tag) {
 LOOKBACK_HD constexpr Status effective_status(std::uint32_t tag, std::uint32_t epoch, Reset reset) {
   if (reset == Reset::Epoch && tag_epoch(tag) != (epoch & kEpochMask)) return Status::Invalid;
   return tag_status(tag);
-}
-// The epoch after `epoch`, modulo the variant's epoch width. A result of 0
-// means the epoch wrapped and stale descriptors must be cleared.
-LOOKBACK_HD constexpr std::uint32_t next_epoch(std::uint32_t epoch, int epoch_bits) {
-  const std::uint32_t mask = epoch_bits >= 32 ? 0xffffffffu : ((1u << epoch_bits) - 1u);
-  return (epoch + 1u) & mask;
 }
 
 // 64-bit packed word for values of at most 4 bytes: [ value (32) | tag (32) ].

@@ -39,7 +39,7 @@ struct Knob {
   // Starvation: in every launch of two or more tiles one random tile (not the
   // last) waits before publishing its aggregate until every other block has
   // finished, bounded by perturb.starve_ns (the harness picks the tile and
-  // points the kernel at the launch's finished-blocks counter). Only a
+  // points the kernel at a per-launch counter of finished blocks). Only a
   // wait-free variant survives it: such a knob is fallback_only.
   bool starve = false;
   // Reversed dispatch: tile = num_tiles - 1 - blockIdx.x for variants whose
