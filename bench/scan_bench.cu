@@ -568,11 +568,14 @@ void explore_suite(const Settings& s) {
       s, "explore_u64_inplace", u64_sizes,
       {"p128x(4+20)/4", "p256x(4+10)/2", "f128x(4+20)/4*", "f128x(4+12)/4", "f192x(4+12)/3",
        "f256x(4+10)/2"});
-  // What the per-tile bookkeeping of a one-launch scan costs: the tile ticket
-  // (EXPT blockidx: tile id from blockIdx, as CUB) and the epoch reset's
-  // finished-blocks counter and epoch read (EXPT memset: the host clears
-  // the storage before every launch, as the stateless API does; its memset
-  // is timed with the scan).
+  // What the per-tile bookkeeping of a one-launch scan costs: tile ids from
+  // blockIdx, as CUB (EXPT blockidx; under the epoch reset a block still
+  // draws from the launch word, for the epoch, so since 2026-11-26 this
+  // saves only the tile id's dependence on the draw), and the epoch reset
+  // itself (EXPT memset: the host clears the storage before every launch,
+  // as the stateless API does; its memset is timed with the scan). Before
+  // the launch word every block also read the epoch and counted itself
+  // finished: that cost warp-lookback 3.5 points (bench/results/README.md).
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarp,
          ExptBookkeeping<BWarp, TileIdSource::BlockIdx, Reset::Epoch>,
          ExptBookkeeping<BWarp, TileIdSource::Ticket, Reset::HostMemset>,

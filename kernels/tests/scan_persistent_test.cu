@@ -96,8 +96,8 @@ TEST(ScanPersistent, SizesAroundTheGrid) {
 }
 
 // Each launch's last drawer (one draw per tile and one past the last tile
-// per block) resets the ticket for the next one; grids of different sizes follow each other on one
-// plan.
+// per block) resets the ticket for the next one; grids of different sizes
+// follow each other on one plan.
 TEST(ScanPersistent, ManyLaunchesOfChangingGridsOnOnePlan) {
   LOOKBACK_REQUIRE_GPU();
   const std::int64_t grid = resident_pipelined();
@@ -143,7 +143,8 @@ void stale_ticket_is_reported() {
       << lookback::last_error_message();
   LOOKBACK_CUDA_OK(cudaDeviceSynchronize());
 
-  // Every block counted itself finished, so the last one reset the ticket.
+  // The checked scan reported the error and zeroed the storage (the stale
+  // ticket is never handed over by the kernels themselves).
   LOOKBACK_CUDA_OK((lookback::detail::scan_with_protocol<C, kP, false>(
       temp.get(), bytes, a.get(), b.get(), n, lookback::Sum{}, 0u, 0, options)));
   std::vector<std::uint32_t> got(in.size());

@@ -46,11 +46,22 @@ namespace {
 // A launch that gives up still hands its storage over (Reset::Epoch, as in
 // ScanPlan): a persistent block that gave up draws on until a ticket is past
 // the last tile, so the launch's last draw happens and its drawer stores the
-// next launch word (ticket 0, next epoch) with no help from the host. With
-// the error check on, the host reports the error and zeroes the storage, and
-// a correct scan follows on it.
+// next launch word (ticket 0, next epoch) with no help from the host; in a
+// launch whose epoch wraps, the last block to count itself finished does.
+// With the error check on, the host reports the error and zeroes the
+// storage, and a correct scan follows on it.
 template <class Cfg>
-void gives_up_and_hands_over() {
+struct TwoBitEpoch : Cfg {
+  static constexpr lookback::protocol::Protocol narrow(lookback::protocol::Protocol p) {
+    p.epoch_bits = 2;
+    return p;
+  }
+  static constexpr lookback::protocol::Protocol protocol = narrow(Cfg::protocol);
+  static constexpr lookback::protocol::Protocol protocol_in_place = narrow(Cfg::protocol_in_place);
+};
+
+template <class Cfg>
+void gives_up_and_hands_over(std::uint32_t start_epoch) {
   namespace lp = lookback::protocol;
   namespace ld = lookback::device;
   constexpr lp::Protocol kMutant = [] {
@@ -76,9 +87,11 @@ void gives_up_and_hands_over() {
   ASSERT_TRUE(temp);
   LOOKBACK_CUDA_OK(cudaMemset(temp.get(), 0, bytes));  // as ScanPlan::init
   ld::Header* header = ld::header_of(temp.get());
+  const std::uint64_t start = ld::draw_word(0u, start_epoch);
+  LOOKBACK_CUDA_OK(cudaMemcpy(&header->draw, &start, sizeof start, cudaMemcpyHostToDevice));
   auto read_header = [&] {
     ld::Header h{};
-    LOOKBACK_CUDA_OK(cudaMemcpy(&h, header, sizeof h, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(cudaMemcpy(&h, header, sizeof h, cudaMemcpyDeviceToHost), cudaSuccess);
     return h;
   };
 
@@ -89,8 +102,10 @@ void gives_up_and_hands_over() {
   LOOKBACK_CUDA_OK(cudaDeviceSynchronize());
   ld::Header h = read_header();
   EXPECT_EQ(h.error, static_cast<std::uint32_t>(ld::DeviceError::WatchdogExpired));
-  EXPECT_EQ(h.draw, ld::draw_word(0u, 1u))
+  const std::uint32_t next = lp::next_epoch(start_epoch, kMutant.epoch_bits);
+  EXPECT_EQ(h.draw, ld::draw_word(0u, next))
       << "ticket " << ld::draw_count(h.draw) << ", epoch " << ld::draw_epoch(h.draw);
+  EXPECT_EQ(h.done, 0u);  // counted (and reset) only where the epoch wrapped
 
   LOOKBACK_CUDA_OK(cudaMemset(&header->error, 0, 2 * sizeof(std::uint32_t)));
   options.check_errors = true;
@@ -111,10 +126,20 @@ void gives_up_and_hands_over() {
 
 TEST(ScanWatchdog, PersistentBlocksThatGiveUpStillHandTheEpochOver) {
   LOOKBACK_REQUIRE_GPU();
-  gives_up_and_hands_over<lookback::Pipelined>();
+  gives_up_and_hands_over<lookback::Pipelined>(0u);
+}
+
+TEST(ScanWatchdog, PersistentBlocksThatGiveUpStillWrapTheEpoch) {
+  LOOKBACK_REQUIRE_GPU();
+  gives_up_and_hands_over<TwoBitEpoch<lookback::Pipelined>>(3u);  // 3 wraps to 0
 }
 
 TEST(ScanWatchdog, OneTileBlocksThatGiveUpStillHandTheEpochOver) {
   LOOKBACK_REQUIRE_GPU();
-  gives_up_and_hands_over<lookback::WarpLookback>();
+  gives_up_and_hands_over<lookback::WarpLookback>(0u);
+}
+
+TEST(ScanWatchdog, OneTileBlocksThatGiveUpStillWrapTheEpoch) {
+  LOOKBACK_REQUIRE_GPU();
+  gives_up_and_hands_over<TwoBitEpoch<lookback::WarpLookback>>(3u);
 }

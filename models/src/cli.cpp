@@ -35,6 +35,8 @@ constexpr const char* kUsage =
     "                        persistent variants 6; 4 for 2 launches)\n"
     "  --window W            look-back window, 1..32                 (default 2)\n"
     "  --launches N          launches sharing temp storage, 1..2\n"
+    "  --wrap-launch L       two launches, epoch reset: the launch whose epoch wraps, 0..1\n"
+    "                        (default: both, in two runs, where the epoch has >= 2 bits)\n"
     "  --layout packed|split descriptor layout                       (default: the variant's; "
     "both\n"
     "                        for production variants)\n"
@@ -128,6 +130,8 @@ Options parse(const std::vector<std::string>& args) {
       o.settings.window = parse_int(a, value(), 1, 32);
     else if (a == "--launches")
       o.settings.launches = parse_int(a, value(), 1, 2);
+    else if (a == "--wrap-launch")
+      o.settings.wrap_launch = parse_int(a, value(), 0, 1);
     else if (a == "--resident")
       o.settings.resident = parse_int(a, value(), 1, 16);
     else if (a == "--blocks")
@@ -193,6 +197,8 @@ std::string instance_text(const InstanceRun& r) {
      << r.instance.window << ", " << r.instance.launches << " launch"
      << (r.instance.launches > 1 ? "es" : "") << ", " << to_string(r.model) << ", progress "
      << to_string(r.progress);
+  if (r.instance.launches > 1 && r.protocol.reset == protocol::Reset::Epoch)
+    os << ", launch " << r.instance.wrap_launch << " wraps";
   if (r.instance.resident) os << ", resident " << r.instance.resident;
   if (protocol::persistent(r.protocol))
     os << ", " << blocks_for(r.protocol, r.instance) << " persistent blocks";

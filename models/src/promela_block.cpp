@@ -278,7 +278,8 @@ class BlockWriter {
   // As the explorer's draw(): a block draws from the launch word (ticket and
   // epoch, one RMW) when the variant takes tickets or resets by epoch; the
   // last drawer hands the word over (two launches only).
-  bool draws() const { return p_.tile_id == TileIdSource::Ticket || p_.reset == Reset::Epoch; }
+  // (A blockIdx variant with one launch: the explorer leaves its draw out.)
+  bool draws() const { return p_.tile_id == TileIdSource::Ticket || counts_finish(); }
 
   // The draw: the ticket into fdraw and `into` (if any), on the block's
   // first draw the epoch into bep[thr], then `tail`.

@@ -51,13 +51,9 @@ Geometry geometry(const PromelaSpec& spec) {
     if (std::find(g.phases.begin(), g.phases.end(), t.phase) == g.phases.end())
       g.phases.push_back(t.phase);
   std::sort(g.phases.begin(), g.phases.end());
-  // Two launches under the epoch reset start one launch before the epoch
-  // wraps, so the pair crosses the wrap (same start as the explorer's).
-  std::uint32_t e = 0;
-  if (p.reset == Reset::Epoch && inst.launches > 1) {
-    const std::uint32_t mask = p.epoch_bits >= 32 ? 0xffffffffu : ((1u << p.epoch_bits) - 1u);
-    e = mask & kEpochMask;
-  }
+  // Two launches under the epoch reset cross the wrap (the explorer's start,
+  // first_epoch).
+  std::uint32_t e = first_epoch(p, inst);
   for (int l = 0; l <= inst.launches; ++l) {
     if (std::find(g.epochs.begin(), g.epochs.end(), e) == g.epochs.end()) g.epochs.push_back(e);
     e = next_epoch(e, p.epoch_bits);
@@ -342,6 +338,7 @@ PromelaSpec promela_spec(const NamedVariant& v, const Settings& s) {
   i.window = s.window.value_or(kDefaultWindow);
   i.resident = s.resident.value_or(0);
   i.blocks = s.blocks.value_or(0);
+  i.wrap_launch = s.wrap_launch.value_or(0);
   spec.progress = s.progress.value_or(v.claims);
   spec.check_wait_free = v.claims == Progress::Unfair;
   return spec;

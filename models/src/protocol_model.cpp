@@ -93,9 +93,13 @@ class BlockProgram {
     int count;
     std::uint32_t epoch;
   };
+  // A blockIdx variant draws only for the epoch hand-over: with one launch
+  // (where the hand-over is left out, see finish_launch) its draw's value is
+  // never used, and the model leaves the draw out.
   Drawn draw(Ctx& c) const {
     const bool epoch_reset = p_.reset == Reset::Epoch;
-    if (p_.tile_id != TileIdSource::Ticket && !epoch_reset) return {block_, 0, 0u};
+    if (p_.tile_id != TileIdSource::Ticket && (!epoch_reset || inst_.launches == 1))
+      return {block_, 0, first_epoch(p_, inst_)};
     const Value w = c.fetch_add(m_.draw, 1, kTicketOrder, Step::TakeTicket, -1);
     return {p_.tile_id == TileIdSource::Ticket ? w.num : block_, w.num, epoch_reset ? w.epoch : 0u};
   }
@@ -345,6 +349,15 @@ class BlockProgram {
 
 }  // namespace
 
+// Two launches cross the wrap: the first starts one launch (wrap_launch 0)
+// or two before it; descriptors hold stale epoch-0 PREFIX words left by a
+// launch long ago.
+std::uint32_t first_epoch(const Protocol& p, const Instance& inst) {
+  if (p.reset != Reset::Epoch || inst.launches == 1) return 0u;
+  const std::uint32_t mask = p.epoch_bits >= 32 ? 0xffffffffu : ((1u << p.epoch_bits) - 1u);
+  return (mask & kEpochMask) - static_cast<std::uint32_t>(inst.wrap_launch);
+}
+
 int blocks_for(const Protocol& p, const Instance& inst) {
   if (!persistent(p)) return inst.tiles;
   if (inst.blocks > 0) return inst.blocks;
@@ -367,6 +380,11 @@ System build_protocol_system(const Protocol& p, const Instance& inst) {
     throw std::invalid_argument("persistent blocks take their tiles by ticket, not blockIdx");
   if (inst.blocks < 0 || inst.blocks > inst.tiles)
     throw std::invalid_argument("--blocks must be in 1..tiles");
+  if (inst.wrap_launch < 0 || inst.wrap_launch > 1 ||
+      (inst.wrap_launch == 1 && (inst.launches != 2 || p.reset != Reset::Epoch)))
+    throw std::invalid_argument("--wrap-launch 1 needs two launches under the epoch reset");
+  if (inst.wrap_launch == 1 && p.epoch_bits < 2)
+    throw std::invalid_argument("--wrap-launch 1 needs an epoch of at least 2 bits");
   if (inst.blocks > 0 && !persistent(p) && inst.blocks != inst.tiles)
     throw std::invalid_argument("--blocks: this variant runs one block per tile");
 
@@ -389,12 +407,7 @@ System build_protocol_system(const Protocol& p, const Instance& inst) {
     return static_cast<Loc>(sys.init.size() - 1);
   };
   const bool epoch_reset = p.reset == Reset::Epoch;
-  // Start one launch before the epoch wraps, so two launches cross the wrap;
-  // descriptors hold stale epoch-0 PREFIX words left by a launch long ago.
-  const std::uint32_t epoch_mask = p.epoch_bits >= 32 ? 0xffffffffu : ((1u << p.epoch_bits) - 1u);
-  const std::uint32_t first_epoch =
-      epoch_reset && inst.launches > 1 ? (epoch_mask & kEpochMask) : 0u;
-  m.draw = add("ticket", launch_word(first_epoch), false);
+  m.draw = add("ticket", launch_word(first_epoch(p, inst)), false);
   m.done = add("done", Value::integer(0), false);
   m.pad = add("pad", Value{}, false);
   const bool packed = inst.layout == Layout::Packed;

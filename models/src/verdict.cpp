@@ -90,38 +90,49 @@ CheckRun check_variant(const NamedVariant& v, const Settings& s) {
   else
     launch_counts = {1};
 
+  // Two launches under the epoch reset: each launch wraps in one run, so
+  // both hand-overs (the last drawer's and the wrapping launch's last
+  // finisher's) are read by a later launch.
+  auto wrap_launches = [&](int launches) -> std::vector<int> {
+    if (s.wrap_launch) return {*s.wrap_launch};
+    if (launches == 2 && p.reset == Reset::Epoch && p.epoch_bits >= 2) return {0, 1};
+    return {0};
+  };
   for (Layout layout : layouts) {
     for (int launches : launch_counts) {
-      InstanceRun run;
-      run.instance.layout = layout;
-      run.instance.launches = launches;
-      run.instance.tiles = s.tiles.value_or(default_tiles(p, v.kind, layout, launches));
-      run.instance.window = s.window.value_or(kDefaultWindow);
-      run.instance.resident = s.resident.value_or(0);
-      run.instance.blocks = s.blocks.value_or(0);
-      run.protocol = p;
-      run.model = s.model.value_or(MemoryModel::Ptx);
-      run.progress = s.progress.value_or(v.claims);
-      run.system = build_protocol_system(p, run.instance);
-      ExploreOptions opt;
-      opt.model = run.model;
-      opt.progress = run.progress;
-      opt.stop_at_first = s.stop_at_first;
-      // Variants that claim termination without any fairness must also be
-      // wait-free: no wait of theirs may depend on another block.
-      opt.check_wait_free = v.claims == Progress::Unfair;
-      opt.max_graphs = s.max_graphs;
-      opt.jobs = s.jobs;
-      if (s.on_progress) {
-        const std::string what = std::string(v.name) + " (" + to_string(layout) + ", " +
-                                 std::to_string(launches) + " launch" + (launches > 1 ? "es" : "") +
-                                 ")";
-        opt.on_progress = [&s, what](std::uint64_t g, std::uint64_t e) {
-          s.on_progress(what, g, e);
-        };
+      for (int wrap_launch : wrap_launches(launches)) {
+        InstanceRun run;
+        run.instance.layout = layout;
+        run.instance.launches = launches;
+        run.instance.wrap_launch = wrap_launch;
+        run.instance.tiles = s.tiles.value_or(default_tiles(p, v.kind, layout, launches));
+        run.instance.window = s.window.value_or(kDefaultWindow);
+        run.instance.resident = s.resident.value_or(0);
+        run.instance.blocks = s.blocks.value_or(0);
+        run.protocol = p;
+        run.model = s.model.value_or(MemoryModel::Ptx);
+        run.progress = s.progress.value_or(v.claims);
+        run.system = build_protocol_system(p, run.instance);
+        ExploreOptions opt;
+        opt.model = run.model;
+        opt.progress = run.progress;
+        opt.stop_at_first = s.stop_at_first;
+        // Variants that claim termination without any fairness must also be
+        // wait-free: no wait of theirs may depend on another block.
+        opt.check_wait_free = v.claims == Progress::Unfair;
+        opt.max_graphs = s.max_graphs;
+        opt.jobs = s.jobs;
+        if (s.on_progress) {
+          const std::string what = std::string(v.name) + " (" + to_string(layout) + ", " +
+                                   std::to_string(launches) + " launch" +
+                                   (launches > 1 ? "es" : "") + ")";
+          opt.on_progress = [&s, what](std::uint64_t g, std::uint64_t e) {
+            s.on_progress(what, g, e);
+          };
+        }
+        run.result = explore(run.system, opt);
+        out.runs.push_back(std::move(run));
       }
-      run.result = explore(run.system, opt);
-      out.runs.push_back(std::move(run));
     }
   }
   return out;

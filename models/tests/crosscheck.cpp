@@ -27,6 +27,7 @@ Settings settings_for(const PromelaSpec& spec) {
   s.launches = spec.instance.launches;
   s.layout = spec.instance.layout;
   if (spec.instance.resident > 0) s.resident = spec.instance.resident;
+  s.wrap_launch = spec.instance.wrap_launch;
   s.model = MemoryModel::Sc;
   s.progress = spec.progress;
   s.tile_id = spec.protocol.tile_id;

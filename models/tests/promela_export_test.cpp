@@ -28,6 +28,13 @@ bool has(const std::string& text, const std::string& what) {
   return text.find(what) != std::string::npos;
 }
 
+// The body of one proctype.
+std::string proctype(const std::string& model, const std::string& name) {
+  const std::size_t at = model.find("proctype " + name + "(");
+  if (at == std::string::npos) return {};
+  return model.substr(at, model.find("} unless", at) - at);
+}
+
 TEST(PromelaExport, EveryCatalogueEntryExportsDeterministically) {
   for (const auto& v : kCatalogue) {
     const std::string a = model_of(v.name), b = model_of(v.name);
@@ -103,14 +110,22 @@ TEST(PromelaExport, PersistentBlocksLoopOverTickets) {
   EXPECT_FALSE(has(m, "run block_L0(2, 2);"));
   EXPECT_TRUE(has(m, "goto draw_L0;"));
   EXPECT_FALSE(has(m, "out of range: the ticket was not reset"));
+  // Two launches, the second of 4 tiles on 2 blocks. Where it hands its
+  // word over (launch 0 wraps), it does so after 4 tiles and one draw past
+  // them per block; where it wraps, its last finisher is its last block.
   Settings reuse;
   reuse.launches = 2;
   reuse.tiles = 4;
-  EXPECT_TRUE(has(model_of("pipelined", reuse), ":: fdone == 1 ->"));               // 2 blocks
-  EXPECT_TRUE(has(model_of("count-tiles-not-blocks", reuse), ":: fdone == 3 ->"));  // 4 tiles
-  // The hand-over: after 4 tiles and one draw past them per block.
-  EXPECT_TRUE(has(model_of("pipelined", reuse), ":: fdraw == 5 ->"));
-  EXPECT_TRUE(has(model_of("count-tiles-not-blocks", reuse), ":: fdraw == 3 ->"));
+  const std::string hands = proctype(model_of("pipelined", reuse), "block_L1");
+  EXPECT_TRUE(has(hands, ":: fdraw == 5 ->"));
+  EXPECT_TRUE(has(proctype(model_of("count-tiles-not-blocks", reuse), "block_L1"),
+                  ":: fdraw == 3 ->"));  // 4 tiles
+  reuse.wrap_launch = 1;
+  const std::string wraps = proctype(model_of("pipelined", reuse), "block_L1");
+  EXPECT_TRUE(has(wraps, ":: fdone == 1 ->"));  // 2 blocks
+  EXPECT_FALSE(has(wraps, ":: fdone == 3 ->"));
+  EXPECT_TRUE(has(proctype(model_of("count-tiles-not-blocks", reuse), "block_L1"),
+                  ":: fdone == 3 ->"));  // 4 tiles
   EXPECT_FALSE(has(model_of("warp-lookback"), "goto draw_L0;"));
   // Without the epoch reset the first draw still carries the start gate, once: the
   // loop's draws do not start the block again.

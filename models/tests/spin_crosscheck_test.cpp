@@ -34,6 +34,7 @@ struct Case {
   int resident = 0;
   int tiles = 3;
   int window = 2;
+  int wrap_launch = 0;  // two launches: Instance::wrap_launch
 };
 
 // Small bounds: 3 tiles, window 2, the variant's layout (packed for by-size
@@ -46,6 +47,7 @@ PromelaSpec spec_of(const NamedVariant& v, const Case& c) {
   s.launches = c.launches;
   s.progress = c.progress;
   if (c.resident > 0) s.resident = c.resident;
+  if (c.wrap_launch > 0) s.wrap_launch = c.wrap_launch;
   return promela_spec(v, s);
 }
 
@@ -54,6 +56,8 @@ const Case kCases[] = {
     {"warp-lookback", "packed"},
     {"warp-lookback", "split", Layout::Split},
     {"warp-lookback", "reuse", std::nullopt, 2},
+    // launch 0 hands its word over to launch 1, which wraps
+    {"warp-lookback", "reuse_wrap1", std::nullopt, 2, std::nullopt, 0, 3, 2, 1},
     {"coarsened", "packed"},
     // persistent two-tile blocks, 3 tiles on 2 blocks (the reuse check, 4
     // tiles over two launches, agrees too but takes SPIN 5 minutes:

@@ -88,8 +88,10 @@ struct CubAgent {
     __syncthreads();
     const std::uint32_t tile = sm.tile;
     const std::uint32_t epoch = sm.epoch;
-    if (tile >= p.num_tiles) {
-      if (tid == 0) raise_error(p.header, DeviceError::TicketOverflow, tile);
+    // One draw per block: a count past the grid means the launch word was
+    // not reset (a blockIdx variant draws too, under the epoch reset).
+    if (tile >= p.num_tiles || sm.drawn >= gridDim.x) {
+      if (tid == 0) raise_error(p.header, DeviceError::TicketOverflow, sm.drawn);
       if (warp == 0) count_finished(p, sm, desc, epoch, lane);
       return;
     }

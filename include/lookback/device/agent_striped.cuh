@@ -501,8 +501,10 @@ struct StripedAgent {
       run_persistent(p, sm, desc, op, epoch, warp, lane, a);
       return;
     }
-    if (a.tile >= p.num_tiles) {  // only if the ticket was not reset
-      if (tid == 0) raise_error(p.header, DeviceError::TicketOverflow, a.tile);
+    // One draw per block: a count past the grid means the launch word was
+    // not reset (a blockIdx variant draws too, under the epoch reset).
+    if (a.tile >= p.num_tiles || sm.drawn >= gridDim.x) {
+      if (tid == 0) raise_error(p.header, DeviceError::TicketOverflow, sm.drawn);
       count_finished(p, desc, epoch, sm.drawn, false, warp, lane);
       return;
     }

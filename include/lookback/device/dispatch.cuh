@@ -94,10 +94,12 @@ cudaError_t launch(const typename Agent::Params& params, cudaStream_t stream) {
 }
 
 // Reads (and clears) the kernels' error flag; blocks until the scan is done.
-// A launch that raised an error may have left the launch word unreset (a
-// block that stopped early, a stale ticket): with `storage_bytes` != 0
-// (Reset::Epoch) the whole storage from the header on is zeroed then, as
-// when it was created, so the next scan on it starts clean.
+// A launch that raised an error may have met storage in a state no launch
+// leaves (a stale ticket, say: the launch word is then never handed over):
+// with `storage_bytes` != 0 (Reset::Epoch) the storage from the header on
+// is zeroed then, as when it was created, except the look-back statistics,
+// so the next scan on it starts clean. Only a checked scan
+// (Options::check_errors) learns of an error, and so only it repairs.
 inline cudaError_t check_device_error(device::Header* h, cudaStream_t stream,
                                       std::uint32_t watchdog, std::size_t storage_bytes) {
   std::uint32_t words[2] = {0, 0};  // Header::error, Header::error_tile
@@ -106,8 +108,17 @@ inline cudaError_t check_device_error(device::Header* h, cudaStream_t stream,
   if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
   if (e != cudaSuccess) return fail_cuda(e, "scan");
   if (words[0] == 0) return succeed();
-  e = storage_bytes != 0 ? cudaMemsetAsync(h, 0, storage_bytes, stream)
-                         : cudaMemsetAsync(&h->error, 0, sizeof words, stream);
+  if (storage_bytes != 0) {
+    static_assert(offsetof(device::Header, stats) + sizeof(device::LookbackStats) <=
+                  device::kHeaderBytes);
+    auto* base = reinterpret_cast<unsigned char*>(h);
+    e = cudaMemsetAsync(base, 0, offsetof(device::Header, stats), stream);
+    if (e == cudaSuccess)
+      e = cudaMemsetAsync(base + device::kHeaderBytes, 0, storage_bytes - device::kHeaderBytes,
+                          stream);
+  } else {
+    e = cudaMemsetAsync(&h->error, 0, sizeof words, stream);
+  }
   if (e != cudaSuccess) return fail_cuda(e, "clearing the error flag");
   const auto code = static_cast<device::DeviceError>(words[0]);
   if (code == device::DeviceError::WatchdogExpired)

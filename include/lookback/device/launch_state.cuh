@@ -14,11 +14,12 @@
 //      tile, plus each persistent block's draw past the last tile) stores,
 //      once it is done with descriptors, the next launch's word (ticket 0
 //      and protocol::next_epoch) and raises Header::high_water to this
-//      launch's tile count. Every draw of the launch precedes that store in
-//      the word's coherence order (each draw is an RMW, and the store
-//      follows the last one in program order), so no block of this launch
-//      reads the next epoch; the next launch on the same stream sees it
-//      (kernel boundary);
+//      launch's tile count. Every draw of the launch precedes the last one
+//      in the word's coherence order (each draw is an RMW), and the last
+//      draw (thread 0) precedes the store (lane 0 of the last warp) by the
+//      __syncthreads() between them, so no block of this launch reads the
+//      next epoch; the next launch on the same stream sees it (kernel
+//      boundary);
 //   3. only a launch whose next epoch wraps to 0 counts its blocks finished:
 //      after its last descriptor access each block increments Header::done
 //      with an acq_rel RMW, and the block that brings it to
@@ -151,6 +152,8 @@ struct LaunchState {
     }
     last = __shfl_sync(0xffffffffu, last, 0);
     if (!last) return;
+    // In the model's order: the counter, the descriptors, the launch word.
+    if (lane == 0) store_word<kResetOrder>(&h->done, 0u);
     std::uint32_t high = load_word<kResetOrder>(&h->high_water);
     if (high < num_tiles) high = num_tiles;
     if (P.flaw != protocol::Flaw::EpochWrapNotCleared) {
@@ -160,7 +163,6 @@ struct LaunchState {
     __syncwarp();
     if (lane == 0) {
       store_word<kResetOrder>(&h->high_water, high);
-      store_word<kResetOrder>(&h->done, 0u);
       store_word<kResetOrder>(&h->draw, draw_word(0u, 0u));
     }
   }

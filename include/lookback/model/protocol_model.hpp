@@ -40,7 +40,16 @@ struct Instance {
   // half the tiles (at least 2, at most all), so every block may hold two.
   // Other variants run one block per tile.
   int blocks = 0;
+  // Two launches under the epoch reset: the one whose epoch wraps (0 or 1).
+  // 0: launch 0 wraps (it counts its blocks and clears the descriptors) and
+  // launch 1 hands its word over to no one; 1: launch 0 hands its word over
+  // to launch 1, which wraps. Needs an epoch of at least 2 bits (the stale
+  // descriptors are of epoch 0, which the launches must not have).
+  int wrap_launch = 0;
 };
+
+// The launch epoch the first launch of `inst` runs in.
+std::uint32_t first_epoch(const protocol::Protocol& p, const Instance& inst);
 
 // Blocks of the last launch (an earlier, smaller one has at most as many).
 int blocks_for(const protocol::Protocol& p, const Instance& inst);

@@ -15,6 +15,7 @@ namespace lookback::model {
 
 struct Settings {
   std::optional<int> tiles, window, launches, resident, blocks;
+  std::optional<int> wrap_launch;  // Instance::wrap_launch; default: both where allowed
   std::optional<protocol::Layout> layout;
   std::optional<MemoryModel> model;
   std::optional<protocol::Progress> progress;

@@ -245,10 +245,13 @@ LOOKBACK_HD constexpr std::uint32_t next_epoch(std::uint32_t epoch, int epoch_bi
 // only to count).
 //   Most launches: the block whose draw was the launch's last (last_draw)
 //   stores the word of the next launch (ticket 0, next epoch) after its last
-//   descriptor access. Every draw of this launch precedes that store in the
-//   word's coherence order, so no block of this launch reads the next
-//   epoch, and the kernel boundary orders the store before the next launch.
-//   No block counts itself finished.
+//   descriptor access. Every other draw of this launch precedes that draw in
+//   the word's coherence order (they are RMWs), and the draw precedes the
+//   store within the block (the model's block is one thread; the kernels
+//   draw in one thread and store from another after a __syncthreads()), so
+//   no block of this launch reads the next epoch, and the kernel boundary
+//   orders the store before the next launch. No block counts itself
+//   finished.
 //   A launch whose next epoch wraps to 0 must also clear every descriptor,
 //   after every block's last descriptor access: its blocks count themselves
 //   finished (an acq_rel RMW on the done counter) and the last one clears,
@@ -258,11 +261,12 @@ LOOKBACK_HD constexpr std::uint32_t next_epoch(std::uint32_t epoch, int epoch_bi
 LOOKBACK_HD constexpr bool wraps(const Protocol& p, std::uint32_t epoch) {
   return next_epoch(epoch, p.epoch_bits) == 0;
 }
-// The draw (the ticket value it returned) that is the launch's last: one per
-// block of one tile; persistent blocks draw each tile once and then each
-// block once more, past the last tile.
+// The draw (the ticket value it returned) that is the launch's last: one
+// per block of one tile (a grid of one block per tile); persistent blocks
+// draw each tile once and then each block once more, past the last tile.
 LOOKBACK_HD constexpr long long last_draw(const Protocol& p, long long tiles, long long blocks) {
-  return tiles - 1 + (persistent(p) && p.flaw != Flaw::CountTilesNotBlocks ? blocks : 0);
+  if (!persistent(p)) return blocks - 1;
+  return tiles - 1 + (p.flaw != Flaw::CountTilesNotBlocks ? blocks : 0);
 }
 // The value of the finished-blocks counter at which a block knows it is the
 // last one of an epoch-wrapping launch. Every block counts itself once,
