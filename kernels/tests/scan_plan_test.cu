@@ -10,18 +10,9 @@
 
 namespace lt = lookback::testing;
 using lt::Kind;
+using lt::TwoBitEpoch;
 
 namespace {
-
-template <class Cfg>
-struct TwoBitEpoch : Cfg {
-  static constexpr lookback::protocol::Protocol narrow(lookback::protocol::Protocol p) {
-    p.epoch_bits = 2;
-    return p;
-  }
-  static constexpr lookback::protocol::Protocol protocol = narrow(Cfg::protocol);
-  static constexpr lookback::protocol::Protocol protocol_in_place = narrow(Cfg::protocol_in_place);
-};
 
 template <class Cfg>
 struct ForcedSplit : Cfg {

@@ -395,6 +395,18 @@ void run_matrix(const MatrixCase& c) {
   }
 }
 
+// Cfg with a 2-bit launch epoch, so the epoch wraps (and the descriptors are
+// cleared) every 4 launches on one storage.
+template <class Cfg>
+struct TwoBitEpoch : Cfg {
+  static constexpr protocol::Protocol narrow(protocol::Protocol p) {
+    p.epoch_bits = 2;
+    return p;
+  }
+  static constexpr protocol::Protocol protocol = narrow(Cfg::protocol);
+  static constexpr protocol::Protocol protocol_in_place = narrow(Cfg::protocol_in_place);
+};
+
 }  // namespace lookback::testing
 
 // One parameterized suite per variant.

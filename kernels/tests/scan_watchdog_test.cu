@@ -51,16 +51,6 @@ namespace {
 // With the error check on, the host reports the error and zeroes the
 // storage, and a correct scan follows on it.
 template <class Cfg>
-struct TwoBitEpoch : Cfg {
-  static constexpr lookback::protocol::Protocol narrow(lookback::protocol::Protocol p) {
-    p.epoch_bits = 2;
-    return p;
-  }
-  static constexpr lookback::protocol::Protocol protocol = narrow(Cfg::protocol);
-  static constexpr lookback::protocol::Protocol protocol_in_place = narrow(Cfg::protocol_in_place);
-};
-
-template <class Cfg>
 void gives_up_and_hands_over(std::uint32_t start_epoch) {
   namespace lp = lookback::protocol;
   namespace ld = lookback::device;
@@ -131,7 +121,7 @@ TEST(ScanWatchdog, PersistentBlocksThatGiveUpStillHandTheEpochOver) {
 
 TEST(ScanWatchdog, PersistentBlocksThatGiveUpStillWrapTheEpoch) {
   LOOKBACK_REQUIRE_GPU();
-  gives_up_and_hands_over<TwoBitEpoch<lookback::Pipelined>>(3u);  // 3 wraps to 0
+  gives_up_and_hands_over<lt::TwoBitEpoch<lookback::Pipelined>>(3u);  // 3 wraps to 0
 }
 
 TEST(ScanWatchdog, OneTileBlocksThatGiveUpStillHandTheEpochOver) {
@@ -141,5 +131,5 @@ TEST(ScanWatchdog, OneTileBlocksThatGiveUpStillHandTheEpochOver) {
 
 TEST(ScanWatchdog, OneTileBlocksThatGiveUpStillWrapTheEpoch) {
   LOOKBACK_REQUIRE_GPU();
-  gives_up_and_hands_over<TwoBitEpoch<lookback::WarpLookback>>(3u);
+  gives_up_and_hands_over<lt::TwoBitEpoch<lookback::WarpLookback>>(3u);
 }
