@@ -48,6 +48,7 @@ using namespace lookback::model;
 namespace protocol = lookback::protocol;
 using protocol::Layout;
 using protocol::NamedVariant;
+using protocol::Reset;
 
 // The sampled instance: 64 tiles (blocks), at most 8 resident at a time.
 // Executions have 600 to 1,600 events with one launch and up to about 2,600
@@ -184,6 +185,7 @@ std::string describe(const Instance& inst) {
      << (inst.launches > 1 ? " launches" : " launch") << ", window " << inst.window << ", "
      << inst.resident << " resident";
   if (inst.blocks) os << ", " << inst.blocks << " blocks";
+  if (inst.launches > 1) os << ", launch " << inst.wrap_launch << " wraps";
   return os.str();
 }
 
@@ -246,6 +248,9 @@ void every_sampled_schedule_is_safe(const char* name) {
                     : *rc::gen::element(Layout::Packed, Layout::Split);
   // The reuse of the temp storage by a second launch, one sample in four.
   inst.launches = *rc::gen::weightedElement<int>({{3, 1}, {1, 2}});
+  // Which launch wraps the epoch: the other one hands its word over to the
+  // next (verdict.cpp checks both).
+  if (inst.launches > 1) inst.wrap_launch = *uniform(0, 1);
   inst.window = *uniform(1, 4);
   inst.resident = *uniform(2, kMaxResident);
   // Persistent variants: from one block doing every tile to one per tile.
@@ -354,33 +359,45 @@ TEST_P(MutantSampling, RapidCheckFindsAShortViolatingSchedule) {
   inst.window = 2;
   inst.launches = v.launches;
   inst.layout = v.protocol.layout == Layout::BySize ? Layout::Packed : v.protocol.layout;
-  const System sys = build_protocol_system(v.protocol, inst);
+  // Two launches under the epoch reset: each sample also picks the launch
+  // whose epoch wraps (as the verdict runs both), so a flaw in either
+  // hand-over can be reached.
+  std::vector<System> systems;
+  for (int wrap = 0; wrap < 2; ++wrap) {
+    inst.wrap_launch = wrap;
+    systems.push_back(build_protocol_system(v.protocol, inst));
+    if (v.launches == 1 || v.protocol.reset != Reset::Epoch || v.protocol.epoch_bits < 2) break;
+  }
   SampleOptions opt;
   opt.max_events = kSearchEvents;
 
   // RapidCheck accepts every failing shrink and ends by re-running the
   // smallest one, so the last failing schedule is the shrunk counterexample.
   Schedule last_failing;
+  int last_wrap = 0;
   const auto property = [&] {
+    const int wrap = systems.size() > 1 ? *uniform(0, 1) : 0;
     const Schedule choices = *gen_schedule(kSearchChoices);
-    const Sample s = sample_execution(sys, choices, opt);
+    const Sample s = sample_execution(systems[wrap], choices, opt);
     if (!s.violation) return;
     last_failing = choices;
-    RC_FAIL(counterexample(sys, *s.violation));
+    last_wrap = wrap;
+    RC_FAIL(counterexample(systems[wrap], *s.violation));
   };
   rc::detail::TestParams params = config.testParams;
   params.maxSuccess = std::max(params.maxSuccess, kMinSearchSamples);
   const rc::detail::TestResult result = rc::detail::checkTestable(property, metadata, params);
   ASSERT_TRUE(result.template is<rc::detail::FailureResult>())
-      << GetParam() << " (" << describe(inst) << "): no violating schedule in " << params.maxSuccess
-      << " samples";
+      << GetParam() << " (" << describe(inst) << (systems.size() > 1 ? ", or launch 0 wraps" : "")
+      << "): no violating schedule in " << params.maxSuccess << " samples";
+  inst.wrap_launch = last_wrap;
   std::cout << GetParam() << " (" << describe(inst)
             << "), expected to fail; RapidCheck's report:\n";
   rc::detail::printResultMessage(result, std::cout);
   std::cout << std::endl;
 
   // Replay the shrunk schedule and measure it.
-  const Sample s = sample_execution(sys, last_failing, opt);
+  const Sample s = sample_execution(systems[last_wrap], last_failing, opt);
   ASSERT_TRUE(s.violation);
   EXPECT_EQ(s.violation->property, v.expected) << s.violation->message;
   const int length = static_cast<int>(last_failing.size());

@@ -75,7 +75,7 @@ const char* to_string(Step s) {
     case Step::ClearDescriptor:
       return "clear descriptor";
     case Step::BumpEpoch:
-      return "hand over: ticket 0, next epoch";
+      return "hand over the launch word";
     case Step::HostReset:
       return "host reset";
     case Step::Padding:

@@ -599,7 +599,7 @@ class BlockWriter {
         w_.line(":: fdraw == " + str(last_draw(p_, tiles_, blocks_)) + " ->");
         w_.in();
         step({}, "",
-             {"ticket = 0", "epoch = " + std::to_string(next_epoch(e, p_.epoch_bits)),
+             {"ticket = 0", "epoch = " + std::to_string(handed_over_epoch(p_, e)),
               "H_W(" + str(g_.loc_ticket) + ")", finish});
         w_.out();
         w_.line(":: else ->");

@@ -327,7 +327,7 @@ class BlockProgram {
     if (p_.reset != Reset::Epoch || inst_.launches == 1) return;
     if (!wraps(p_, epoch)) {
       if (drawn == last_draw(p_, tiles_, blocks_))
-        c.store(m_.draw, launch_word(next_epoch(epoch, p_.epoch_bits)), kResetOrder,
+        c.store(m_.draw, launch_word(handed_over_epoch(p_, epoch)), kResetOrder,
                 Step::BumpEpoch, tile);
       return;
     }

@@ -144,6 +144,29 @@ TEST(PromelaExport, PersistentBlocksLoopOverTickets) {
   EXPECT_EQ(gates, 1u);
 }
 
+// The last drawer's hand-over: ticket 0 and the epoch spec.hpp's
+// handed_over_epoch gives, the next one, or under the flaw this launch's.
+TEST(PromelaExport, TheHandOverStoresTheEpochTheSpecGives) {
+  Settings reuse;
+  reuse.launches = 2;
+  reuse.wrap_launch = 1;  // launch 0 hands over; launch 1 reads it
+  for (const char* name : {"warp-lookback", "hand-over-keeps-epoch"}) {
+    const Protocol p = find_variant(name)->protocol;
+    // Launch 0 starts two epochs before the wrap, so launch 1 wraps.
+    const std::uint32_t e = (1u << p.epoch_bits) - 2u;
+    const std::string launch0 = proctype(model_of(name, reuse), "block_L0");
+    const std::size_t branch = launch0.find(":: bep[thr] == " + std::to_string(e) + " ->");
+    ASSERT_NE(branch, std::string::npos) << name;
+    const std::size_t store = launch0.find("epoch = ", branch);
+    ASSERT_NE(store, std::string::npos) << name;
+    EXPECT_EQ(launch0.substr(store, launch0.find(';', store) - store),
+              "epoch = " + std::to_string(handed_over_epoch(p, e)))
+        << name;
+  }
+  EXPECT_EQ(handed_over_epoch(find_variant("warp-lookback")->protocol, 5), 6u);
+  EXPECT_EQ(handed_over_epoch(find_variant("hand-over-keeps-epoch")->protocol, 5), 5u);
+}
+
 struct CliRun {
   int code;
   std::string out, err;

@@ -76,6 +76,8 @@ const Case kCases[] = {
     {"tile0-aggregate", "packed"},
     {"no-reset", "reuse"},
     {"epoch-wrap-not-cleared", "reuse"},
+    // its flaw is read only where launch 0 hands over, i.e. launch 1 wraps
+    {"hand-over-keeps-epoch", "reuse_wrap1", std::nullopt, 2, std::nullopt, 0, 3, 2, 1},
     {"fallback-plain-store", "packed"},
     {"fallback-plain-store", "split", Layout::Split},
     {"fallback-unbounded-spin", "packed"},

@@ -130,7 +130,7 @@ struct LaunchState {
     if (drain(h, num_tiles, drawn) != protocol::last_draw(P, num_tiles, gridDim.x)) return;
     if (load_word<kResetOrder>(&h->high_water) < num_tiles)
       store_word<kResetOrder>(&h->high_water, num_tiles);
-    store_word<kResetOrder>(&h->draw, draw_word(0u, protocol::next_epoch(epoch, P.epoch_bits)));
+    store_word<kResetOrder>(&h->draw, draw_word(0u, protocol::handed_over_epoch(P, epoch)));
   }
 
   __device__ __noinline__ static void hand_over_out_of_line(Header* h, std::uint32_t num_tiles,

@@ -172,6 +172,12 @@ inline constexpr std::array kCatalogue{
                  Progress::Obe, Property::CorrectPrefix, 2,
                  "epoch counter wraps without clearing descriptors of an older epoch"},
     NamedVariant{
+        "hand-over-keeps-epoch", Kind::Mutant,
+        detail::with(detail::kWarpLookback, [](Protocol& p) { p.flaw = Flaw::HandOverKeepsEpoch; }),
+        Progress::Obe, Property::CorrectPrefix, 2,
+        "the last drawer resets the ticket but keeps the epoch: the next launch "
+        "reads the descriptors this launch left as its own"},
+    NamedVariant{
         "fallback-plain-store", Kind::Mutant,
         detail::with(detail::kFallback, [](Protocol& p) { p.flaw = Flaw::FallbackPlainStore; }),
         Progress::Unfair, Property::MonotoneStatus, 1,

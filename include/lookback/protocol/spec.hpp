@@ -98,6 +98,9 @@ enum class Flaw : std::uint8_t {
                             // finished counter count tiles, not blocks, so
                             // the last tile's block resets the ticket while
                             // other blocks still draw from it
+  HandOverKeepsEpoch,       // the last drawer hands the next launch ticket 0
+                            // but this launch's epoch, so the next launch
+                            // takes this launch's descriptors for its own
 };
 
 // ---------------------------------------------------------------------------
@@ -260,6 +263,11 @@ LOOKBACK_HD constexpr std::uint32_t next_epoch(std::uint32_t epoch, int epoch_bi
 // epoch with a load of its own: bench/results/README.md has what that cost.)
 LOOKBACK_HD constexpr bool wraps(const Protocol& p, std::uint32_t epoch) {
   return next_epoch(epoch, p.epoch_bits) == 0;
+}
+// The epoch the last drawer of a launch at `epoch` (one that does not wrap)
+// stores into the next launch's word.
+LOOKBACK_HD constexpr std::uint32_t handed_over_epoch(const Protocol& p, std::uint32_t epoch) {
+  return p.flaw == Flaw::HandOverKeepsEpoch ? epoch : next_epoch(epoch, p.epoch_bits);
 }
 // The draw (the ticket value it returned) that is the launch's last: one
 // per block of one tile (a grid of one block per tile); persistent blocks
@@ -495,6 +503,8 @@ LOOKBACK_HD constexpr const char* to_string(Flaw f) {
       return "epoch-wrap-not-cleared";
     case Flaw::CountTilesNotBlocks:
       return "count-tiles-not-blocks";
+    case Flaw::HandOverKeepsEpoch:
+      return "hand-over-keeps-epoch";
   }
   return "?";
 }
