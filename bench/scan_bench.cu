@@ -2,7 +2,10 @@
 // cudaMemcpyAsync (device to device) in one process.
 //
 //   lookback_bench [--csv FILE] [--min-log 10] [--max-log 30] [--quick]
-//                  [--suite main|tuning|stats|all]
+//                  [--suite main|tuning|stats|explore|all] [--group NAME]
+//
+// --group NAME runs only the operation group of that name (the "== NAME =="
+// headings of the output, e.g. explore_warp_u64) within the suite.
 //
 // Method: the lookback variants run through ScanPlan (Reset::Epoch: one
 // launch per scan, no memset); every timed launch reads and writes another
@@ -97,6 +100,7 @@ struct Settings {
   int max_log = 30;
   bool quick = false;
   std::string suite = "main";
+  std::string group;  // empty: every group of the suite
 };
 
 std::vector<Row> g_rows;
@@ -282,6 +286,7 @@ std::vector<std::int64_t> sizes(const Settings& s, bool odd) {
 template <class C, class T, bool kInPlace, class... Cfgs>
 void run_op(const Settings& settings, const char* op_name, const std::vector<std::int64_t>& ns,
             const std::vector<const char*>& impl_names) {
+  if (!settings.group.empty() && settings.group != op_name) return;
   std::printf("\n== %s ==\n%-14s %11s  %-22s %10s %9s %8s %8s  %s\n", op_name, "op", "n", "impl",
               "median_us", "GB/s", "%copy", "vsCUB", "check");
   const std::int64_t max_n = *std::max_element(ns.begin(), ns.end());
@@ -455,12 +460,12 @@ void tuning_suite(const Settings& s) {
       {"c256x32/4 d3000", "c256x(32+16)/4 d3000", "c256x(32+32)/4 d2000", "c256x(32+32)/4 d3000*",
        "c256x(32+32)/4 d4000", "c256x(32+32)/4 d0", "c256x(32+40)/4 d3000"});
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false,
-         Bench<C::WarpLookback, TilePolicy<128, 96, 6, 2000, 0, false, 1024>>,
          Bench<C::WarpLookback, TilePolicy<128, 96, 6, 3000, 0, false, 1024>>,
+         Bench<C::WarpLookback, lookback::WarpLookbackPolicy>,
          Bench<C::Fallback, TilePolicy<128, 80, 4, 0, 0, false, 0, 176>>,
          Bench<C::Fallback, TilePolicy<128, 96, 4, 0, 0, false, 0, 160>>>(
       s, "tune_other", ns,
-      {"w128x24/6 d2000", "w128x24/6 d3000*", "f128x(20+44)/4", "f128x(24+40)/4*"});
+      {"w128x24/6 d3000", "w224x44/3 d3000*", "f128x(20+44)/4", "f128x(24+40)/4*"});
   run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false,
          Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024>>,
          Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>>,
@@ -493,21 +498,34 @@ void explore_suite(const Settings& s) {
   using lookback::protocol::Reset;
   using lookback::protocol::TileIdSource;
   const auto large = powers_of_two(s, {20, 22, 24, 26, 28, 30});
-  // warp-lookback against CUB's own sm_90 delays for 4-byte sums (128 x 24,
-  // 1245 ns before the first look-back read, 648 ns per failed spin:
-  // cub/device/dispatch/tuning/tuning_scan.cuh, sm90_tuning accum_size::_4).
+  // warp-lookback's tile shape (2026-11-26 afternoon): CUB's 4-byte shape,
+  // 128 x 24 (its policy until then), against larger tiles on 224-thread
+  // blocks; * marks today's WarpLookbackPolicy (policy.hpp has the sweep).
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false,
          Bench<C::WarpLookback, TilePolicy<128, 96, 6, 3000, 0, false, 1024>>,
-         Bench<C::WarpLookback, TilePolicy<128, 96, 6, 1245, 648, false, 512>>,
-         Bench<C::WarpLookback, TilePolicy<128, 96, 6, 0, 648, false, 512>>,
-         Bench<C::WarpLookback, TilePolicy<128, 96, 6, 3000, 648, false, 1024>>,
-         Bench<C::WarpLookback, TilePolicy<128, 96, 8, 1245, 648, false, 512>>,
-         Bench<C::WarpLookback, TilePolicy<128, 96, 8, 3000, 0, false, 1024>>,
-         Bench<C::WarpLookback, TilePolicy<128, 128, 6, 3000, 0, false, 1024>>,
-         Bench<C::WarpLookback, TilePolicy<128, 96, 6, 2000, 300, false, 1024>>>(
+         Bench<C::WarpLookback, TilePolicy<224, 160, 3, 3000, 0, false, 1024>>,
+         Bench<C::WarpLookback, TilePolicy<224, 176, 3, 3000, 0, false, 1024>>,
+         Bench<C::WarpLookback, TilePolicy<224, 192, 3, 3000, 0, false, 1024>>,
+         Bench<C::WarpLookback, TilePolicy<224, 208, 3, 3000, 0, false, 1024>>,
+         Bench<C::WarpLookback, TilePolicy<192, 224, 3, 3000, 0, false, 1024>>,
+         Bench<C::WarpLookback, TilePolicy<256, 176, 3, 3000, 0, false, 1024>>>(
       s, "explore_warp", large,
-      {"w128x24/6 d3000*", "w128x24/6 d1245s648", "w128x24/6 s648", "w128x24/6 d3000s648",
-       "w128x24/8 d1245s648", "w128x24/8 d3000", "w128x32/6 d3000", "w128x24/6 d2000s300"});
+      {"w128x24/6 d3000", "w224x40/3 d3000", "w224x44/3 d3000*", "w224x48/3 d3000",
+       "w224x52/3 d3000", "w192x56/3 d3000", "w256x44/3 d3000"});
+  // The same on 8-byte values: 128 x 12 (96 bytes a thread, the 4-byte
+  // shape's, until 2026-11-26) against CUB's sm_90 shape for 8-byte sums,
+  // 224 x 12 (tuning_scan.cuh: 224 x 24 nominal 4-byte items, scaled by
+  // 4 / sizeof(T)), and larger tiles around today's 224 x 20.
+  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false,
+         Bench<C::WarpLookback, TilePolicy<128, 96, 6, 3000, 0, false, 1024>>,
+         Bench<C::WarpLookback, TilePolicy<224, 160, 3, 3000, 0, false, 1024>>,
+         Bench<C::WarpLookback, TilePolicy<224, 176, 3, 3000, 0, false, 1024>>,
+         Bench<C::WarpLookback, TilePolicy<224, 144, 3, 3000, 0, false, 1024>>,
+         Bench<C::WarpLookback, TilePolicy<224, 160, 3, 4000, 0, false, 1024>>,
+         Bench<C::WarpLookback, TilePolicy<192, 176, 3, 3000, 0, false, 1024>>>(
+      s, "explore_warp_u64", large,
+      {"w128x12/6 d3000", "w224x20/3 d3000*", "w224x22/3 d3000", "w224x18/3 d3000",
+       "w224x20/3 d4000", "w192x22/3 d3000"});
   // One-tile blocks (coarsened): spin back-off, and pipelined's 128-thread
   // shape without the persistence.
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false,
@@ -693,10 +711,12 @@ int main(int argc, char** argv) {
       s.quick = true;
     else if (a == "--suite")
       s.suite = next();
+    else if (a == "--group")
+      s.group = next();
     else {
       std::fprintf(stderr,
                    "usage: %s [--csv FILE] [--min-log L] [--max-log L] [--quick] "
-                   "[--suite main|tuning|stats|explore|all]\n",
+                   "[--suite main|tuning|stats|explore|all] [--group NAME]\n",
                    argv[0]);
       return 2;
     }
