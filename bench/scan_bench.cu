@@ -105,6 +105,7 @@ struct Settings {
 
 std::vector<Row> g_rows;
 FILE* g_csv = nullptr;
+int g_groups_run = 0;  // operation groups run_op ran (--group picks one)
 
 void emit(const Row& r) {
   std::printf("%-14s %11lld  %-22s %10.2f %9.1f %7.1f%% %7.2fx  %s\n", r.op.c_str(),
@@ -287,6 +288,7 @@ template <class C, class T, bool kInPlace, class... Cfgs>
 void run_op(const Settings& settings, const char* op_name, const std::vector<std::int64_t>& ns,
             const std::vector<const char*>& impl_names) {
   if (!settings.group.empty() && settings.group != op_name) return;
+  ++g_groups_run;
   std::printf("\n== %s ==\n%-14s %11s  %-22s %10s %9s %8s %8s  %s\n", op_name, "op", "n", "impl",
               "median_us", "GB/s", "%copy", "vsCUB", "check");
   const std::int64_t max_n = *std::max_element(ns.begin(), ns.end());
@@ -498,18 +500,19 @@ void explore_suite(const Settings& s) {
   using lookback::protocol::Reset;
   using lookback::protocol::TileIdSource;
   const auto large = powers_of_two(s, {20, 22, 24, 26, 28, 30});
+  const auto warp_sizes = powers_of_two(s, {10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30});
   // warp-lookback's tile shape (2026-11-26 afternoon): CUB's 4-byte shape,
   // 128 x 24 (its policy until then), against larger tiles on 224-thread
   // blocks; * marks today's WarpLookbackPolicy (policy.hpp has the sweep).
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false,
          Bench<C::WarpLookback, TilePolicy<128, 96, 6, 3000, 0, false, 1024>>,
          Bench<C::WarpLookback, TilePolicy<224, 160, 3, 3000, 0, false, 1024>>,
-         Bench<C::WarpLookback, TilePolicy<224, 176, 3, 3000, 0, false, 1024>>,
+         Bench<C::WarpLookback, lookback::WarpLookbackPolicy>,
          Bench<C::WarpLookback, TilePolicy<224, 192, 3, 3000, 0, false, 1024>>,
          Bench<C::WarpLookback, TilePolicy<224, 208, 3, 3000, 0, false, 1024>>,
          Bench<C::WarpLookback, TilePolicy<192, 224, 3, 3000, 0, false, 1024>>,
          Bench<C::WarpLookback, TilePolicy<256, 176, 3, 3000, 0, false, 1024>>>(
-      s, "explore_warp", large,
+      s, "explore_warp", warp_sizes,
       {"w128x24/6 d3000", "w224x40/3 d3000", "w224x44/3 d3000*", "w224x48/3 d3000",
        "w224x52/3 d3000", "w192x56/3 d3000", "w256x44/3 d3000"});
   // The same on 8-byte values: 128 x 12 (96 bytes a thread, the 4-byte
@@ -518,14 +521,15 @@ void explore_suite(const Settings& s) {
   // 4 / sizeof(T)), and larger tiles around today's 224 x 20.
   run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false,
          Bench<C::WarpLookback, TilePolicy<128, 96, 6, 3000, 0, false, 1024>>,
-         Bench<C::WarpLookback, TilePolicy<224, 160, 3, 3000, 0, false, 1024>>,
+         Bench<C::WarpLookback, lookback::WarpLookbackPolicy>,
+         Bench<C::WarpLookback, TilePolicy<224, 96, 5, 3000, 0, false, 1024>>,
          Bench<C::WarpLookback, TilePolicy<224, 176, 3, 3000, 0, false, 1024>>,
          Bench<C::WarpLookback, TilePolicy<224, 144, 3, 3000, 0, false, 1024>>,
          Bench<C::WarpLookback, TilePolicy<224, 160, 3, 4000, 0, false, 1024>>,
          Bench<C::WarpLookback, TilePolicy<192, 176, 3, 3000, 0, false, 1024>>>(
-      s, "explore_warp_u64", large,
-      {"w128x12/6 d3000", "w224x20/3 d3000*", "w224x22/3 d3000", "w224x18/3 d3000",
-       "w224x20/3 d4000", "w192x22/3 d3000"});
+      s, "explore_warp_u64", warp_sizes,
+      {"w128x12/6 d3000", "w224x20/3 d3000*", "w224x12/5 d3000", "w224x22/3 d3000",
+       "w224x18/3 d3000", "w224x20/3 d4000", "w192x22/3 d3000"});
   // One-tile blocks (coarsened): spin back-off, and pipelined's 128-thread
   // shape without the persistence.
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false,
@@ -739,6 +743,12 @@ int main(int argc, char** argv) {
   if (s.suite == "tuning" || s.suite == "all") tuning_suite(s);
   if (s.suite == "stats" || s.suite == "all") stats_suite(s);
   if (s.suite == "explore") explore_suite(s);
+  if (!s.group.empty() && g_groups_run == 0) {
+    std::fprintf(stderr, "no operation group '%s' in suite '%s'\n", s.group.c_str(),
+                 s.suite.c_str());
+    if (g_csv) std::fclose(g_csv);
+    return 2;
+  }
   int failures = 0;
   for (const Row& r : g_rows)
     if (r.check.find("FAIL") != std::string::npos) ++failures;

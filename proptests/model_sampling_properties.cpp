@@ -48,7 +48,6 @@ using namespace lookback::model;
 namespace protocol = lookback::protocol;
 using protocol::Layout;
 using protocol::NamedVariant;
-using protocol::Reset;
 
 // The sampled instance: 64 tiles (blocks), at most 8 resident at a time.
 // Executions have 600 to 1,600 events with one launch and up to about 2,600
@@ -179,13 +178,13 @@ rc::Gen<int> uniform(int lo, int hi) {
   return rc::gen::resize(rc::kNominalSize, rc::gen::inRange(lo, hi + 1));
 }
 
-std::string describe(const Instance& inst) {
+std::string describe(const protocol::Protocol& p, const Instance& inst) {
   std::ostringstream os;
   os << to_string(inst.layout) << ", " << inst.tiles << " tiles, " << inst.launches
      << (inst.launches > 1 ? " launches" : " launch") << ", window " << inst.window << ", "
      << inst.resident << " resident";
   if (inst.blocks) os << ", " << inst.blocks << " blocks";
-  if (inst.launches > 1) os << ", launch " << inst.wrap_launch << " wraps";
+  if (wrap_launches(p, inst.launches).size() > 1) os << ", launch " << inst.wrap_launch << " wraps";
   return os.str();
 }
 
@@ -250,7 +249,8 @@ void every_sampled_schedule_is_safe(const char* name) {
   inst.launches = *rc::gen::weightedElement<int>({{3, 1}, {1, 2}});
   // Which launch wraps the epoch: the other one hands its word over to the
   // next (verdict.cpp checks both).
-  if (inst.launches > 1) inst.wrap_launch = *uniform(0, 1);
+  const std::vector<int> wraps = wrap_launches(v.protocol, inst.launches);
+  inst.wrap_launch = *rc::gen::elementOf(wraps);
   inst.window = *uniform(1, 4);
   inst.resident = *uniform(2, kMaxResident);
   // Persistent variants: from one block doing every tile to one per tile.
@@ -262,10 +262,11 @@ void every_sampled_schedule_is_safe(const char* name) {
   RC_TAG(to_string(inst.layout), inst.launches > 1 ? "2 launches" : "1 launch",
          s.finished ? "ran to the end" : "stuck (all blocks waiting)");
   if (s.violation)
-    RC_FAIL(std::string(name) + " (" + describe(inst) + "):\n" + counterexample(sys, *s.violation));
+    RC_FAIL(std::string(name) + " (" + describe(v.protocol, inst) + "):\n" +
+            counterexample(sys, *s.violation));
   if (s.finished) {
     if (auto error = scan_error(s))
-      RC_FAIL(std::string(name) + " (" + describe(inst) +
+      RC_FAIL(std::string(name) + " (" + describe(v.protocol, inst) +
               ") finished with a wrong scan: " + *error);
   }
 }
@@ -362,11 +363,12 @@ TEST_P(MutantSampling, RapidCheckFindsAShortViolatingSchedule) {
   // Two launches under the epoch reset: each sample also picks the launch
   // whose epoch wraps (as the verdict runs both), so a flaw in either
   // hand-over can be reached.
+  // (A flaw only one of them shows gets half the samples: the search
+  // budget, kMinSearchSamples, leaves room for that.)
   std::vector<System> systems;
-  for (int wrap = 0; wrap < 2; ++wrap) {
+  for (int wrap : wrap_launches(v.protocol, inst.launches)) {
     inst.wrap_launch = wrap;
     systems.push_back(build_protocol_system(v.protocol, inst));
-    if (v.launches == 1 || v.protocol.reset != Reset::Epoch || v.protocol.epoch_bits < 2) break;
   }
   SampleOptions opt;
   opt.max_events = kSearchEvents;
@@ -388,10 +390,11 @@ TEST_P(MutantSampling, RapidCheckFindsAShortViolatingSchedule) {
   params.maxSuccess = std::max(params.maxSuccess, kMinSearchSamples);
   const rc::detail::TestResult result = rc::detail::checkTestable(property, metadata, params);
   ASSERT_TRUE(result.template is<rc::detail::FailureResult>())
-      << GetParam() << " (" << describe(inst) << (systems.size() > 1 ? ", or launch 0 wraps" : "")
-      << "): no violating schedule in " << params.maxSuccess << " samples";
+      << GetParam() << " (" << describe(v.protocol, inst)
+      << (systems.size() > 1 ? ", or launch 0 wraps" : "") << "): no violating schedule in "
+      << params.maxSuccess << " samples";
   inst.wrap_launch = last_wrap;
-  std::cout << GetParam() << " (" << describe(inst)
+  std::cout << GetParam() << " (" << describe(v.protocol, inst)
             << "), expected to fail; RapidCheck's report:\n";
   rc::detail::printResultMessage(result, std::cout);
   std::cout << std::endl;

@@ -1,5 +1,7 @@
 // More than 2^31 items (uint32, inclusive, in place) through every variant:
-// 64-bit indexing, more than 2^19 tiles, no truncation.
+// 64-bit indexing, no truncation; 131k to 262k tiles with the default
+// policies, and more than 2^19 with warp-lookback on CUB's 128 x 24 tiles
+// (its policy until 2026-11-26).
 #include <algorithm>
 
 #include "scan_test_util.hpp"
@@ -7,6 +9,11 @@
 namespace lt = lookback::testing;
 
 namespace {
+using SmallTileWarpLookback =
+    lookback::ScanConfig<lookback::Variant::WarpLookback,
+                         lookback::TilePolicy<128, 96, 6, 3000, 0, false, 1024>>;
+static_assert(lookback::policy_tile_items<SmallTileWarpLookback::policy, std::uint32_t>() == 3072);
+
 template <class Cfg>
 void scan_and_compare(std::uint32_t* d, const std::vector<std::uint32_t>& in,
                       const std::vector<std::uint32_t>& want, const char* variant) {
@@ -41,5 +48,7 @@ TEST(ScanGiant, U32InclusiveInPlaceBeyond2To31) {
   ASSERT_TRUE(buffer);
   scan_and_compare<lookback::Coarsened>(buffer.get(), in, want, "coarsened");
   scan_and_compare<lookback::Fallback>(buffer.get(), in, want, "fallback");
+  scan_and_compare<lookback::Pipelined>(buffer.get(), in, want, "pipelined");
   scan_and_compare<lookback::WarpLookback>(buffer.get(), in, want, "warp-lookback");
+  scan_and_compare<SmallTileWarpLookback>(buffer.get(), in, want, "warp-lookback, 699k tiles");
 }

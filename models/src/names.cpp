@@ -74,7 +74,7 @@ const char* to_string(Step s) {
       return "reset counter";
     case Step::ClearDescriptor:
       return "clear descriptor";
-    case Step::BumpEpoch:
+    case Step::HandOver:
       return "hand over the launch word";
     case Step::HostReset:
       return "host reset";

@@ -327,8 +327,8 @@ class BlockProgram {
     if (p_.reset != Reset::Epoch || inst_.launches == 1) return;
     if (!wraps(p_, epoch)) {
       if (drawn == last_draw(p_, tiles_, blocks_))
-        c.store(m_.draw, launch_word(handed_over_epoch(p_, epoch)), kResetOrder,
-                Step::BumpEpoch, tile);
+        c.store(m_.draw, launch_word(handed_over_epoch(p_, epoch)), kResetOrder, Step::HandOver,
+                tile);
       return;
     }
     const int finished = c.fetch_add(m_.done, 1, kDoneOrder, Step::FinishCounter, tile).num;
@@ -338,7 +338,7 @@ class BlockProgram {
       for (std::size_t k = 0; k < m_.desc.size(); ++k)
         c.store(m_.desc[k], Value{}, kResetOrder, Step::ClearDescriptor, static_cast<int>(k));
     }
-    c.store(m_.draw, launch_word(0u), kResetOrder, Step::BumpEpoch, tile);
+    c.store(m_.draw, launch_word(0u), kResetOrder, Step::HandOver, tile);
   }
 
   const Protocol p_;
@@ -356,6 +356,11 @@ std::uint32_t first_epoch(const Protocol& p, const Instance& inst) {
   if (p.reset != Reset::Epoch || inst.launches == 1) return 0u;
   const std::uint32_t mask = p.epoch_bits >= 32 ? 0xffffffffu : ((1u << p.epoch_bits) - 1u);
   return (mask & kEpochMask) - static_cast<std::uint32_t>(inst.wrap_launch);
+}
+
+std::vector<int> wrap_launches(const Protocol& p, int launches) {
+  if (launches == 2 && p.reset == Reset::Epoch && p.epoch_bits >= 2) return {0, 1};
+  return {0};
 }
 
 int blocks_for(const Protocol& p, const Instance& inst) {

@@ -91,16 +91,14 @@ CheckRun check_variant(const NamedVariant& v, const Settings& s) {
     launch_counts = {1};
 
   // Two launches under the epoch reset: each launch wraps in one run, so
-  // both hand-overs (the last drawer's and the wrapping launch's last
-  // finisher's) are read by a later launch.
-  auto wrap_launches = [&](int launches) -> std::vector<int> {
+  // both hand-overs are read by a later launch.
+  auto wrap_launches_of = [&](int launches) -> std::vector<int> {
     if (s.wrap_launch) return {*s.wrap_launch};
-    if (launches == 2 && p.reset == Reset::Epoch && p.epoch_bits >= 2) return {0, 1};
-    return {0};
+    return wrap_launches(p, launches);
   };
   for (Layout layout : layouts) {
     for (int launches : launch_counts) {
-      for (int wrap_launch : wrap_launches(launches)) {
+      for (int wrap_launch : wrap_launches_of(launches)) {
         InstanceRun run;
         run.instance.layout = layout;
         run.instance.launches = launches;

@@ -47,6 +47,16 @@ TEST(ProtocolSpec, EpochWrapsAtItsWidth) {
   EXPECT_EQ(next_epoch(kEpochMask, kEpochBits), 0u);
 }
 
+// The last drawer hands over the next epoch, or this one under the flaw.
+TEST(ProtocolSpec, HandOverStoresTheNextEpoch) {
+  Protocol p;
+  EXPECT_EQ(handed_over_epoch(p, 5), 6u);
+  EXPECT_EQ(handed_over_epoch(p, kEpochMask - 1), kEpochMask);
+  p.flaw = Flaw::HandOverKeepsEpoch;
+  EXPECT_EQ(handed_over_epoch(p, 5), 5u);
+  EXPECT_EQ(find_variant("hand-over-keeps-epoch")->protocol.flaw, Flaw::HandOverKeepsEpoch);
+}
+
 TEST(Catalogue, NamesAreUniqueAndFindable) {
   std::set<std::string> names;
   for (const auto& v : kCatalogue) {

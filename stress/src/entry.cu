@@ -23,9 +23,10 @@ constexpr protocol::Protocol kProtocol = kEntry.protocol;
 
 // The tile algorithm: the fallback family, "coarsened" and the persistent
 // entries ("pipelined" and its mutant) run on the striped (coarsened,
-// vectorised) agent; everything else,
-// the warp-lookback mutants included, on the warp look-back agent whose tiles are smaller (more
-// tiles, more look-back traffic per launch). Aligned buffers only: no scalar path.
+// vectorised) agent; everything else, the warp-lookback mutants included, on
+// the warp look-back agent (CUB block primitives; its tiles are smaller than
+// coarsened's, so more tiles and more look-back traffic per launch). Aligned
+// buffers only: no scalar path.
 constexpr bool kStriped = kProtocol.fallback || protocol::persistent(kProtocol) ||
                           std::string_view(kEntry.name) == "coarsened" ||
                           std::string_view(kEntry.name) == "fenced-lookback";
@@ -85,9 +86,12 @@ __global__ void final_state_kernel(const device::Header* header,
                                    std::uint32_t* slot) {
   // A launch that gave up (watchdog, ticket overflow) leaves tiles unfinished.
   if (header->error != 0) return;
+  // The harness starts from zeroed storage, so a correct launch ends at
+  // epoch 0 only where its epoch wrapped, and then every descriptor was
+  // cleared. The two flaws that leave epoch-0 descriptors behind are checked.
   if constexpr (kProtocol.reset == protocol::Reset::Epoch &&
-                kProtocol.flaw != protocol::Flaw::EpochWrapNotCleared) {
-    // The epoch wrapped: every descriptor was cleared.
+                kProtocol.flaw != protocol::Flaw::EpochWrapNotCleared &&
+                kProtocol.flaw != protocol::Flaw::HandOverKeepsEpoch) {
     if (device::draw_epoch(header->draw) == 0) return;
   }
   const Desc desc(descriptors);

@@ -13,7 +13,7 @@
 //   2. the block whose draw returned protocol::last_draw (one draw per
 //      tile, plus each persistent block's draw past the last tile) stores,
 //      once it is done with descriptors, the next launch's word (ticket 0
-//      and protocol::next_epoch) and raises Header::high_water to this
+//      and protocol::handed_over_epoch) and raises Header::high_water to this
 //      launch's tile count. Every draw of the launch precedes the last one
 //      in the word's coherence order (each draw is an RMW), and the last
 //      draw (thread 0) precedes the store (lane 0 of the last warp) by the

@@ -65,9 +65,10 @@
 //   warp-lookback: CUB's BlockLoad/BlockStore warp transposes and BlockScan
 //     on one-tile blocks, the same delay. Until 2026-11-26 CUB's own sm_90
 //     shape for 4-byte sums, 128 threads x 96 bytes (24 x u32, 12 x u64),
-//     __launch_bounds__(128, 6): level with CUB for u32 (80.5% at 2^30),
-//     80.5% for u64 where CUB (224 x 12) has 90.5%. Now 224 threads x 44
-//     4-byte or 20 8-byte items, 3 blocks per SM (WarpLookbackPolicy below).
+//     __launch_bounds__(128, 6): level with CUB for u32 (80.4% of copy at
+//     2^30 against 81.6), 80.5% for u64 where CUB (224 x 12) has 90.4%.
+//     Now 224 threads x 44 4-byte or 20 8-byte items, 3 blocks per SM
+//     (WarpLookbackPolicy below).
 //   Measured orders: relaxed publish and look-back instead of the spec's
 //     release/acquire gained ~2.5% for one-tile blocks with contiguous
 //     descriptors (experiment) and lose ~0.3% with one descriptor per sector,
@@ -213,30 +214,38 @@ static_assert(policy_tile_items<FallbackPolicy, std::uint32_t>() == 8192);
 static_assert(FallbackPolicy::items<std::uint64_t>() == 4 &&
               FallbackPolicy::staged_items<std::uint64_t>() == 20 &&
               policy_tile_items<FallbackPolicy, std::uint64_t>() == 3072);
-// warp-lookback: 224 threads x 176 bytes (44 4-byte items, a 9856-item
-// tile), 8-byte values 20 items (160 bytes, 4480), __launch_bounds__(224, 3),
-// look-back delay 3000 ns from 1024 tiles. Larger tiles than CUB's (128 x 24
-// u32, 224 x 12 u64) take more data in flight per SM, which one-tile blocks
-// need (the same finding as coarsened's). ptxas 13.0, sm_90: 72-80
-// registers (sums, max, affine maps, deterministic floats), no spill. H100, inclusive sum, % of
-// copy at 2^24 / 2^26 / 2^28 / 2^30 (bench --suite explore, groups explore_warp and
-// explore_warp_u64, 2026-11-26 afternoon, bench/results/README.md; figures
-// from one card each, other cards within 0.3 points):
+// warp-lookback: 224 threads x 44 4-byte items (176 bytes, a 9856-item
+// tile) or 20 8-byte items (160 bytes, 4480), __launch_bounds__(224, 3),
+// look-back delay 3000 ns from 1024 tiles. Other sizes take 176 bytes a
+// thread (12-byte values 14 items, 16-byte 11), capped at 44 items for 1-
+// and 2-byte values (each item holds a register; CUB caps its scaling the
+// same way); those sizes were not measured. Larger tiles than CUB's (128 x
+// 24 u32, 224 x 12 u64) put more data in flight per SM, which one-tile
+// blocks need (coarsened's finding too). ptxas 13.0, sm_90: 72-80 registers
+// (sums, max, affine maps, deterministic floats, instrumented), no spill.
+// H100, inclusive sum, % of copy at 2^24 / 2^26 / 2^28 / 2^30 (bench
+// --suite explore --group explore_warp / explore_warp_u64, 2026-11-26
+// afternoon; one run each, on different cards: bench/results/warp-shape/):
 //   u32 224 x 44: 78.2 / 88.5 / 91.7 / 92.2, against 128 x 24 73.0 / 78.5 /
-//     80.3 / 80.4 and CUB 75.6 / 80.0 / 81.6 / 81.6; 224 x 40, 36 and 52
-//     ran 0.2-2.5 points behind 224 x 44, 224 x 48 5.4 (non-monotone; same
-//     card), 256 x 44 0.8, 256 x 32 / 3, 224 x 32 / 4, 192 x 48, 192 x 56
-//     and 128 x 64 further; 2000 and 4000 ns delays within 1 point of 3000.
+//     80.3 / 80.4 and CUB 75.6 / 80.0 / 81.6 / 81.6 (the same run); 224 x
+//     40, 36 and 52 ran 0.2-2.5 points behind 224 x 44, 224 x 48 5.4 (not
+//     monotone), 256 x 44 0.8, and 256 x 32 / 3, 224 x 32 / 4, 192 x 48,
+//     192 x 56 and 128 x 64 further; delays of 2000 and 4000 ns within 1
+//     point of 3000.
 //   u64 224 x 20: 83.8 / 90.2 / 91.5 / 91.9, against 128 x 12 76.9 / 79.9 /
-//     80.4 / 80.5 and CUB 86.5 / 89.9 / 90.2 / 90.4; 224 x 12 (CUB's shape)
-//     84.5% at 2^30, 224 x 16 87.5, 224 x 18 90.7, 224 x 22 88.7, 224 x 24
-//     87.7, 256 x 20 89.3, 192 x 22 91.5, 160 x 32 89.5.
-//   u32 at 2^20: 10.9 us against 12.0 (CUB 12.5); at 2^22 74.8% (CUB 66.0).
+//     80.4 / 80.5 and CUB 86.5 / 89.9 / 90.2 / 90.4; at 2^30 CUB's own
+//     shape 224 x 12 84.5 (another card), 224 x 16 87.5, 224 x 18 90.7,
+//     224 x 22 88.7, 224 x 24 87.7, 256 x 20 89.3, 160 x 32 89.5, and
+//     192 x 22 91.5: 1.3 and 0.6 points ahead of 224 x 20 at 2^22 and
+//     2^24 (the same run), level at 2^26 and 0.3-0.4 behind from 2^28,
+//     where the targets are; 224 threads keeps one block size for all
+//     types.
+//   u32 at 2^20: 10.9 us against 12.0 (CUB 12.5); 2^22 74.8% (CUB 66.0).
 //   u64 still trails CUB at 2^22 and 2^24 (0.94x, 0.97x).
 struct WarpLookbackPolicy : TilePolicy<224, 176, 3, 3000, 0, false, 1024> {
   template <class T>
   static constexpr int items() {
-    return sizeof(T) == 8 ? 20 : TilePolicy::items<T>();
+    return sizeof(T) == 8 ? 20 : sizeof(T) < 4 ? 44 : TilePolicy::items<T>();
   }
 };
 static_assert(policy_tile_items<WarpLookbackPolicy, std::uint32_t>() == 9856 &&

@@ -36,7 +36,7 @@ enum class Step : std::uint8_t {
   FinishCounter,
   ResetCounter,
   ClearDescriptor,
-  BumpEpoch,
+  HandOver,  // the launch word for the next launch
   HostReset,
   Padding,
 };

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "lookback/model/program.hpp"
 #include "lookback/protocol/spec.hpp"
@@ -50,6 +51,12 @@ struct Instance {
 
 // The launch epoch the first launch of `inst` runs in.
 std::uint32_t first_epoch(const protocol::Protocol& p, const Instance& inst);
+
+// The values of Instance::wrap_launch worth checking for `launches`
+// launches of `p`: both under the epoch reset with an epoch of at least 2
+// bits (each hand-over, the last drawer's and a wrapping launch's last
+// finisher's, is then read by a later launch), else 0 alone.
+std::vector<int> wrap_launches(const protocol::Protocol& p, int launches);
 
 // Blocks of the last launch (an earlier, smaller one has at most as many).
 int blocks_for(const protocol::Protocol& p, const Instance& inst);

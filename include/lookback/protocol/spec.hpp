@@ -247,14 +247,14 @@ LOOKBACK_HD constexpr std::uint32_t next_epoch(std::uint32_t epoch, int epoch_bi
 // epoch in the RMW that draws its tile id (a blockIdx variant draws too,
 // only to count).
 //   Most launches: the block whose draw was the launch's last (last_draw)
-//   stores the word of the next launch (ticket 0, next epoch) after its last
-//   descriptor access. Every other draw of this launch precedes that draw in
-//   the word's coherence order (they are RMWs), and the draw precedes the
-//   store within the block (the model's block is one thread; the kernels
-//   draw in one thread and store from another after a __syncthreads()), so
-//   no block of this launch reads the next epoch, and the kernel boundary
-//   orders the store before the next launch. No block counts itself
-//   finished.
+//   stores the word of the next launch (ticket 0, next epoch:
+//   handed_over_epoch) after its last descriptor access. Every other draw
+//   of this launch precedes that draw in the word's coherence order (they
+//   are RMWs), and the draw precedes the store within the block (the
+//   model's block is one thread; the kernels draw in one thread and store
+//   from another after a __syncthreads()), so no block of this launch reads
+//   the next epoch, and the kernel boundary orders the store before the
+//   next launch. No block counts itself finished.
 //   A launch whose next epoch wraps to 0 must also clear every descriptor,
 //   after every block's last descriptor access: its blocks count themselves
 //   finished (an acq_rel RMW on the done counter) and the last one clears,
