@@ -149,14 +149,13 @@ TEST(PromelaExport, PersistentBlocksLoopOverTickets) {
 // handed_over_epoch gives, the next one, or under the flaw this launch's.
 TEST(PromelaExport, TheHandOverStoresTheEpochTheSpecGives) {
   Settings reuse;
+  reuse.tiles = 3;
   reuse.launches = 2;
   reuse.wrap_launch = 1;  // launch 0 hands over; launch 1 reads it
   for (const char* name : {"warp-lookback", "hand-over-keeps-epoch"}) {
-    const Protocol p = find_variant(name)->protocol;
-    Instance inst;
-    inst.launches = 2;
-    inst.wrap_launch = 1;
-    const std::uint32_t e = first_epoch(p, inst);  // launch 0's
+    const PromelaSpec spec = promela_spec(*find_variant(name), reuse);
+    const Protocol& p = spec.protocol;
+    const std::uint32_t e = first_epoch(p, spec.instance);  // launch 0's
     const std::string launch0 = proctype(model_of(name, reuse), "block_L0");
     const std::size_t branch = launch0.find(":: bep[thr] == " + std::to_string(e) + " ->");
     ASSERT_NE(branch, std::string::npos) << name;
