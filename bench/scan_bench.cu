@@ -590,6 +590,28 @@ void explore_suite(const Settings& s) {
       s, "explore_u64_inplace", u64_sizes,
       {"p128x(4+20)/4", "p256x(4+10)/2", "f128x(4+20)/4*", "f128x(4+12)/4", "f192x(4+12)/3",
        "f256x(4+10)/2"});
+  // Partial last tiles (2026-11-26 evening): n just past a power of two,
+  // against the power itself, for every variant. The striped agent's partial
+  // tile used to load with one DRAM round trip per staged vector in series.
+  const auto partial_sizes = [&](int lo) {
+    std::vector<std::int64_t> v;
+    for (int l : {16, 20, 22, 24, 26, 28}) {
+      if (l < lo || l < s.min_log || l > s.max_log) continue;
+      const std::int64_t p = std::int64_t{1} << l;
+      for (std::int64_t extra :
+           {std::int64_t{0}, std::int64_t{1}, std::int64_t{4}, p / 64 + 1234567 % (p / 16)})
+        v.push_back(p + extra);
+    }
+    return v;
+  };
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarp, BCoarse, BPipelined,
+         BFallback>(s, "explore_partial", partial_sizes(16),
+                    {"warp-lookback", "coarsened", "pipelined", "fallback"});
+  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false, BWarp, BCoarse, BPipelined,
+         BFallback>(s, "explore_partial_u64", partial_sizes(16),
+                    {"warp-lookback", "coarsened", "pipelined", "fallback"});
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, true, BPipelined, BFallback>(
+      s, "explore_partial_inplace", partial_sizes(20), {"pipelined", "fallback"});
   // What the per-tile bookkeeping of a one-launch scan costs: tile ids from
   // blockIdx, as CUB (EXPT blockidx; under the epoch reset a block still
   // draws from the launch word, for the epoch, so since 2026-11-26 this

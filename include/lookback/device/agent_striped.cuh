@@ -147,27 +147,68 @@ struct StripedAgent {
     for (int k = 0; k < kChunks; ++k)
       OwnerLoadIO::load(segment + offset(k, lane), items[k]);
   }
-  // Vector `off` of a partial segment: whole if valid, else item by item
-  // with `fill` past the end.
-  __device__ static void load_vector_partial(const T* segment, int off, std::int64_t valid,
-                                             const T& fill, T (&v)[kVec]) {
-    if (off + kVec <= valid) {
-      OwnerLoadIO::load(segment + off, v);
-    } else {
-#pragma unroll
-      for (int e = 0; e < kVec; ++e)
-        v[e] = off + e < valid ? load_object<kOwnerLoad, alignof(T)>(segment + off + e) : fill;
-    }
-  }
+  // A partial tile (the grid's last). Items past the end get a copy of the
+  // tile's first item: they only ever sit to the right of every valid item,
+  // so no valid output sees them. First every load is issued (whole vectors
+  // as on the full path, the boundary vector item by item; staged ones by
+  // cp.async where the item size allows), and only then are the fills
+  // written, so no load waits on another. Until 2026-11-26 staged vectors
+  // passed through registers on their way to shared memory, one DRAM round
+  // trip per vector on the grid's critical path (H100, pipelined u32 at
+  // 2^20 + 54,919 items: 17.1 us then, 11.9 now, as at 2^20;
+  // bench/results/README.md, "Partial last tiles").
+  // cp.async moves one item of the boundary vector where the item is 4, 8 or
+  // 16 aligned bytes.
+  static constexpr bool kAsyncStageItem = kAsyncStage && alignof(T) >= sizeof(T) &&
+                                          (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16);
   __device__ static void load_partial(Shared& sm, int stage, const T* segment, int warp, int lane,
-                                      std::int64_t valid, const T& fill, Items& items) {
+                                      std::int64_t segment_valid, const T* tile_first,
+                                      Items& items) {
+    // At most kSegment (and at least 1 - kTileItems): an int holds it.
+    const int valid =
+        static_cast<int>(segment_valid < kSegment ? segment_valid : std::int64_t{kSegment});
+    const T fill = load_object<kOwnerLoad, alignof(T)>(tile_first);
+#pragma unroll
+    for (int s = 0; s < kStagedChunks; ++s) {
+      Vector& dst = sm.staged[stage][warp][s][lane];
+      const int off = offset(kChunks + s, lane);
+      if (off + kVec <= valid) {
+        stage_vector(dst, segment + off);
+      } else {
+#pragma unroll
+        for (int e = 0; e < kVec; ++e) {
+          if (off + e < valid) {
+            if constexpr (kAsyncStageItem) {
+              __pipeline_memcpy_async(&dst.item[e], segment + off + e, sizeof(T));
+            } else {
+              dst.item[e] = load_object<kOwnerLoad, alignof(T)>(segment + off + e);
+            }
+          }
+        }
+      }
+    }
+    if constexpr (kAsyncStage && kStagedChunks > 0) __pipeline_commit();
+#pragma unroll
+    for (int k = 0; k < kChunks; ++k) {
+      const int off = offset(k, lane);
+      if (off + kVec <= valid) {
+        OwnerLoadIO::load(segment + off, items[k]);
+      } else {
+#pragma unroll
+        for (int e = 0; e < kVec; ++e)
+          if (off + e < valid) items[k][e] = load_object<kOwnerLoad, alignof(T)>(segment + off + e);
+      }
+    }
 #pragma unroll
     for (int s = 0; s < kStagedChunks; ++s)
-      load_vector_partial(segment, offset(kChunks + s, lane), valid, fill,
-                          sm.staged[stage][warp][s][lane].item);
+#pragma unroll
+      for (int e = 0; e < kVec; ++e)
+        if (offset(kChunks + s, lane) + e >= valid) sm.staged[stage][warp][s][lane].item[e] = fill;
 #pragma unroll
     for (int k = 0; k < kChunks; ++k)
-      load_vector_partial(segment, offset(k, lane), valid, fill, items[k]);
+#pragma unroll
+      for (int e = 0; e < kVec; ++e)
+        if (offset(k, lane) + e >= valid) items[k][e] = fill;
   }
 
   // One chunk: fold the lane's vector left, scan the 32 vector sums; returns
@@ -368,12 +409,10 @@ struct StripedAgent {
       stage_full(sm, stage, p.in + w.segment_base, warp, lane);
       load_full(p.in + w.segment_base, lane, items);
     } else {
-      // Items past the end get a copy of the tile's first item: they only
-      // ever sit to the right of every valid item, so no valid output sees them.
-      // (Every thread reads it; the barrier after the local scan orders
-      // those reads before its own thread's output store, in place.)
-      const T fill = load_object<kOwnerLoad, alignof(T)>(p.in + tile_base);
-      load_partial(sm, stage, p.in + w.segment_base, warp, lane, w.segment_valid, fill, items);
+      // (Every thread reads the tile's first item; the barrier after the
+      // local scan orders those reads before its output store, in place.)
+      load_partial(sm, stage, p.in + w.segment_base, warp, lane, w.segment_valid, p.in + tile_base,
+                   items);
     }
 
     w.absent = 0;

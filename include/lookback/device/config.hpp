@@ -96,10 +96,13 @@ using Fallback = ScanConfig<Variant::Fallback>;
 // never measured with Pipelined). H100, against Coarsened (bench/results/
 // README.md, 2026-11-26): u32 sum/max and f32 sum as fast or faster at every
 // power of two from 2^15 items (0-17% below 2^23, 11-23% at 2^23-2^25, 3-9%
-// from 2^26), at most 0.9 us behind at 2^10-2^14 and 5-7% (1 us) at 2^20 +
-// 54,919 items, where its last tile is partial; u64 sum faster from 2^19
+// from 2^26), at most 0.9 us behind at 2^10-2^14; u64 sum faster from 2^19
 // (6% at 2^20, 12% at 2^24, 2% at 2^30) and at 2^10-2^12, 0.5-1.2 us behind
-// at 2^13-2^18.
+// at 2^13-2^18. Those u64 sizes, and u32 sizes such as 2^20 + 54,919 (1 us
+// behind), end in a partial tile, whose loads waited on each other until
+// 2026-11-26 evening; since then pipelined is ahead at each such size
+// measured (explore_partial: u64 2^16 8.7 us against 10.3, u32 2^20 +
+// 71,303 11.7 against 11.9).
 template <class T>
 using DefaultConfig = std::conditional_t<sizeof(T) == 4 || sizeof(T) == 8, Pipelined, Coarsened>;
 
