@@ -100,9 +100,9 @@ using Fallback = ScanConfig<Variant::Fallback>;
 // (6% at 2^20, 12% at 2^24, 2% at 2^30) and at 2^10-2^12, 0.5-1.2 us behind
 // at 2^13-2^18. Those u64 sizes, and u32 sizes such as 2^20 + 54,919 (1 us
 // behind), end in a partial tile, whose loads waited on each other until
-// 2026-11-26 evening; since then pipelined is ahead at each such size
-// measured (explore_partial: u64 2^16 8.7 us against 10.3, u32 2^20 +
-// 71,303 11.7 against 11.9).
+// 2026-11-26 evening; since then pipelined u64 is ahead at every power of
+// two from 2^10 (8.9 us against 10.6 at 2^16) and u32 at 2^20 + 54,919
+// (11.87 against 11.94; bench/results/README.md, "Partial last tiles").
 template <class T>
 using DefaultConfig = std::conditional_t<sizeof(T) == 4 || sizeof(T) == 8, Pipelined, Coarsened>;
 
