@@ -172,8 +172,11 @@ struct Pools {
   T* out = nullptr;
   T* expected = nullptr;
   std::size_t pool_items = 0;
+  // Slices start this many items past a 256-byte boundary (0: aligned; 1:
+  // misaligned for the 16-byte vector path).
+  std::int64_t offset = 0;
 
-  explicit Pools(std::int64_t max_n) {
+  explicit Pools(std::int64_t max_n, std::int64_t offset_items = 0) : offset(offset_items) {
     const std::size_t min_bytes = std::size_t{256} << 20;
     pool_items = std::max<std::size_t>(static_cast<std::size_t>(max_n) + 64, min_bytes / sizeof(T));
     CHECK_CUDA(cudaMalloc(&in, pool_items * sizeof(T)));
@@ -188,16 +191,17 @@ struct Pools {
     cudaFree(out);
     cudaFree(expected);
   }
-  // Slices of n items, 256-byte aligned.
+  // Slices of n items (and the offset), 256-byte aligned.
   std::size_t stride(std::int64_t n) const {
-    const std::size_t bytes = (static_cast<std::size_t>(n) * sizeof(T) + 255) & ~std::size_t{255};
+    const std::size_t bytes =
+        (static_cast<std::size_t>(n + offset) * sizeof(T) + 255) & ~std::size_t{255};
     return bytes / sizeof(T);
   }
   int slices(std::int64_t n) const {
     return static_cast<int>(std::max<std::size_t>(1, pool_items / stride(n)));
   }
-  T* in_slice(std::int64_t n, int s) const { return in + stride(n) * s; }
-  T* out_slice(std::int64_t n, int s) const { return out + stride(n) * s; }
+  T* in_slice(std::int64_t n, int s) const { return in + stride(n) * s + offset; }
+  T* out_slice(std::int64_t n, int s) const { return out + stride(n) * s + offset; }
 };
 
 template <class T>
@@ -286,13 +290,13 @@ std::vector<std::int64_t> sizes(const Settings& s, bool odd) {
 // the out-of-place copy, the reference line.
 template <class C, class T, bool kInPlace, class... Cfgs>
 void run_op(const Settings& settings, const char* op_name, const std::vector<std::int64_t>& ns,
-            const std::vector<const char*>& impl_names) {
+            const std::vector<const char*>& impl_names, std::int64_t offset_items = 0) {
   if (!settings.group.empty() && settings.group != op_name) return;
   ++g_groups_run;
   std::printf("\n== %s ==\n%-14s %11s  %-22s %10s %9s %8s %8s  %s\n", op_name, "op", "n", "impl",
               "median_us", "GB/s", "%copy", "vsCUB", "check");
   const std::int64_t max_n = *std::max_element(ns.begin(), ns.end());
-  Pools<T> pools(max_n);
+  Pools<T> pools(max_n, offset_items);
   cudaStream_t stream;
   CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
 
@@ -390,7 +394,8 @@ void run_op(const Settings& settings, const char* op_name, const std::vector<std
   CHECK_CUDA(cudaStreamDestroy(stream));
 }
 
-// Benchmark configurations: vector path only (the pools are aligned).
+// Benchmark configurations: vector path only (no scalar path compiled; the
+// pools are aligned unless run_op is given an offset).
 template <lookback::Variant V, class Policy = lookback::detail::default_policy_t<V>,
           bool kDet = false>
 using Bench = lookback::ScanConfig<V, Policy, kDet, false, false>;
@@ -612,6 +617,23 @@ void explore_suite(const Settings& s) {
                     {"warp-lookback", "coarsened", "pipelined", "fallback"});
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, true, BPipelined, BFallback>(
       s, "explore_partial_inplace", partial_sizes(20), {"pipelined", "fallback"});
+  // A few tiles, full and partial (pipelined's tile is 8192 u32 items,
+  // coarsened's 16384, warp-lookback's 9856).
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarp, BCoarse, BPipelined,
+         BFallback>(s, "explore_tiny",
+                    {1024, 4096, 8000, 8191, 8192, 8193, 9856, 16383, 16384, 16385, 24576, 24577},
+                    {"warp-lookback", "coarsened", "pipelined", "fallback"});
+  // The scalar path (pointers one item past a 16-byte boundary): since the
+  // partial-tile change its kernels spill more (ptxas: pipelined u32 164
+  // bytes, none before; bench/results/README.md, "Partial last tiles").
+  using lookback::ScanConfig;
+  using SCoarse = ScanConfig<C::Coarsened, lookback::CoarsenedPolicy, false, false, true>;
+  using SPipelined = ScanConfig<C::Pipelined, lookback::PipelinedPolicy, false, false, true>;
+  using SFallback = ScanConfig<C::Fallback, lookback::FallbackPolicy, false, false, true>;
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarp, SCoarse, SPipelined,
+         SFallback>(s, "explore_misaligned", partial_sizes(16),
+                    {"warp-lookback", "coarsened-scalar", "pipelined-scalar", "fallback-scalar"},
+                    1);
   // What the per-tile bookkeeping of a one-launch scan costs: tile ids from
   // blockIdx, as CUB (EXPT blockidx; under the epoch reset a block still
   // draws from the launch word, for the epoch, so since 2026-11-26 this

@@ -348,7 +348,7 @@ inline std::string case_name(const ::testing::TestParamInfo<MatrixCase>& info) {
 // last tiles end in the first vector, one item short of the tile, one item
 // into it, and mid-tile (tile / 2 + 777: inside a vector of a middle warp,
 // a staged one for pipelined u32 and u64), where the warps after the end
-// hold nothing but copies of the last item.
+// hold nothing but copies of the tile's first item.
 inline std::vector<std::int64_t> matrix_sizes(std::int64_t tile) {
   return {0, 1, 2, 31, 32, 33, tile / 2 + 777, tile - 1, tile, tile + 1, 3 * tile + 5};
 }

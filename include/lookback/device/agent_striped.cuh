@@ -149,16 +149,18 @@ struct StripedAgent {
   }
   // A partial tile (the grid's last). Items past the end get a copy of the
   // tile's first item: they only ever sit to the right of every valid item,
-  // so no valid output sees them. First every load is issued (whole vectors
-  // as on the full path, the boundary vector item by item; staged ones by
-  // cp.async where the item size allows), and only then are the fills
-  // written, so no load waits on another. Until 2026-11-26 staged vectors
-  // passed through registers on their way to shared memory, one DRAM round
-  // trip per vector on the grid's critical path (H100, pipelined u32 at
-  // 2^20 + 54,919 items: 17.1 us then, 11.9 now, as at 2^20;
-  // bench/results/README.md, "Partial last tiles").
-  // cp.async moves one item of the boundary vector where the item is 4, 8 or
-  // 16 aligned bytes.
+  // so no valid output sees them. Every load is issued first (whole vectors
+  // as on the full path, the vector holding the end item by item, staged
+  // ones by cp.async), and only then are the fills written. Until
+  // 2026-11-26 every staged vector passed through registers on its way to
+  // shared memory, one DRAM round trip after another on the grid's critical
+  // path (H100, pipelined u32 at 2^20 + 54,919 items: 17.1 us then, 11.9
+  // now, as at 2^20; bench/results/README.md, "Partial last tiles"). Staged
+  // items that cp.async cannot move still pass through registers: those of
+  // the vector holding the end where kAsyncStageItem is false (one round
+  // trip), every staged vector without kAsyncStage (as on the full path).
+  // cp.async moves one item of the vector holding the end where the item is
+  // 4 or 8 bytes aligned to its size (a 16-byte item is a vector of its own).
   static constexpr bool kAsyncStageItem = kAsyncStage && alignof(T) >= sizeof(T) &&
                                           (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16);
   __device__ static void load_partial(Shared& sm, int stage, const T* segment, int warp, int lane,
