@@ -2,6 +2,9 @@
 // publishing its aggregate. The fallback variant must take fallbacks (and
 // stay exact, in place too, where its validation matters); the others must
 // simply wait and stay exact.
+#include <cstdio>
+#include <cstdlib>
+
 #include "scan_test_util.hpp"
 
 namespace lt = lookback::testing;
@@ -36,40 +39,58 @@ lookback::LookbackStats stalled_scan(bool in_place, Kind kind, std::uint32_t sta
 
 using InstrumentedFallback = lookback::Instrumented<lookback::Fallback>;
 
+// Whether a fallback is taken depends on time: a waiting tile gives up after
+// a bound of spin rounds, the stalled one sleeps a fixed time. Under
+// compute-sanitizer (ci/run-gpu-bins sets LOOKBACK_SANITIZER) every spin
+// round is orders of magnitude slower and the sleepers wake first: there
+// the fallback counts are not checked, the results' exactness still is.
+bool timing_checked() {
+  static const bool checked = [] {
+    const bool c = std::getenv("LOOKBACK_SANITIZER") == nullptr;
+    if (!c) std::printf("LOOKBACK_SANITIZER set: fallback counts not checked\n");
+    return c;
+  }();
+  return checked;
+}
+
 }  // namespace
 
 TEST(ScanStall, FallbackTakesFallbacksOutOfPlace) {
   LOOKBACK_REQUIRE_GPU();
   const auto s = stalled_scan<InstrumentedFallback, std::uint32_t>(false, Kind::Inclusive, 200000);
-  EXPECT_GT(s.fallbacks, 0u);
-  EXPECT_GT(s.fallback_wins, 0u);
+  if (timing_checked()) {
+    EXPECT_GT(s.fallbacks, 0u);
+    EXPECT_GT(s.fallback_wins, 0u);
+  }
 }
 TEST(ScanStall, FallbackTakesFallbacksInPlace) {
   LOOKBACK_REQUIRE_GPU();
   const auto s = stalled_scan<InstrumentedFallback, std::uint32_t>(true, Kind::Exclusive, 200000);
-  EXPECT_GT(s.fallbacks, 0u);
+  if (timing_checked()) EXPECT_GT(s.fallbacks, 0u);
 }
 TEST(ScanStall, FallbackAffineInPlacePacked128) {
   LOOKBACK_REQUIRE_GPU();
   const auto s =
       stalled_scan<InstrumentedFallback, lookback::Affine>(true, Kind::Inclusive, 200000);
-  EXPECT_GT(s.fallbacks, 0u);
+  if (timing_checked()) EXPECT_GT(s.fallbacks, 0u);
 }
 TEST(ScanStall, FallbackWide12InPlaceSplitLayout) {
   LOOKBACK_REQUIRE_GPU();
   const auto s = stalled_scan<InstrumentedFallback, lt::Wide12>(true, Kind::Inclusive, 200000);
-  EXPECT_GT(s.fallbacks, 0u);
+  if (timing_checked()) EXPECT_GT(s.fallbacks, 0u);
 }
 TEST(ScanStall, FallbackWide12OutOfPlaceSplitLayout) {
   LOOKBACK_REQUIRE_GPU();
   const auto s = stalled_scan<InstrumentedFallback, lt::Wide12>(false, Kind::Exclusive, 200000);
-  EXPECT_GT(s.fallbacks, 0u);
-  EXPECT_GT(s.fallback_wins, 0u);
+  if (timing_checked()) {
+    EXPECT_GT(s.fallbacks, 0u);
+    EXPECT_GT(s.fallback_wins, 0u);
+  }
 }
 TEST(ScanStall, FallbackF64OutOfPlace) {
   LOOKBACK_REQUIRE_GPU();
   const auto s = stalled_scan<InstrumentedFallback, double>(false, Kind::Exclusive, 200000);
-  EXPECT_GT(s.fallbacks, 0u);
+  if (timing_checked()) EXPECT_GT(s.fallbacks, 0u);
 }
 // Short stalls: owners and fallbacks race (CAS lost, in-place validation
 // discarding a reduction); the results must stay exact.
