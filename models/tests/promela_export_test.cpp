@@ -18,11 +18,15 @@ namespace {
 using namespace lookback::model;
 using namespace lookback::protocol;
 
+std::string text_of(const PromelaSpec& spec) {
+  std::ostringstream out;
+  write_promela(out, spec);
+  return out.str();
+}
+
 std::string model_of(const char* name, Settings s = {}) {
   if (!s.tiles) s.tiles = 3;
-  std::ostringstream out;
-  write_promela(out, promela_spec(*find_variant(name), s));
-  return out.str();
+  return text_of(promela_spec(*find_variant(name), s));
 }
 
 bool has(const std::string& text, const std::string& what) {
@@ -156,7 +160,7 @@ TEST(PromelaExport, TheHandOverStoresTheEpochTheSpecGives) {
     const PromelaSpec spec = promela_spec(*find_variant(name), reuse);
     const Protocol& p = spec.protocol;
     const std::uint32_t e = first_epoch(p, spec.instance);  // launch 0's
-    const std::string launch0 = proctype(model_of(name, reuse), "block_L0");
+    const std::string launch0 = proctype(text_of(spec), "block_L0");
     const std::size_t branch = launch0.find(":: bep[thr] == " + std::to_string(e) + " ->");
     ASSERT_NE(branch, std::string::npos) << name;
     const std::size_t store = launch0.find("epoch = ", branch);
