@@ -163,46 +163,73 @@ struct StripedAgent {
   // 4 or 8 bytes aligned to its size (a 16-byte item is a vector of its own).
   static constexpr bool kAsyncStageItem = kAsyncStage && alignof(T) >= sizeof(T) &&
                                           (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16);
+
+  // A segment's valid items: at most kSegment (and at least 1 - kTileItems),
+  // so an int holds it.
+  __device__ static int segment_items(std::int64_t segment_valid) {
+    return static_cast<int>(segment_valid < kSegment ? segment_valid : std::int64_t{kSegment});
+  }
+  // The partial path is kept small. Only the warp holding the end and those
+  // past it take it (the warps before it load and store as in a full tile:
+  // Work::full is per warp); its staged chunks go through loops that are
+  // not unrolled (shared memory takes a run-time index) and stop at the
+  // end; only its register chunks are unrolled. Smaller code mattered more
+  // than fewer instructions: H100, u32, with every chunk unrolled and
+  // branching once per chunk (fewer instructions executed than now) a
+  // nearly full last tile took 1 us longer, and the scalar path's partial
+  // tile 14 us (pipelined on misaligned pointers: 106.6 us at 2^24 + 1
+  // items against 92.2 at 2^24; now 65.6 against 65.4). Only one block per
+  // launch runs this code, so a cold instruction cache is the likely cause;
+  // not profiled. bench/results/README.md, "Partial-tile code size".
+  // Staged vectors that pass through registers (no kAsyncStage) stay
+  // unrolled, so that their loads are all issued before their
+  // shared-memory stores.
+  static constexpr int kStagedUnroll = kAsyncStage ? 1 : (kStagedChunks > 0 ? kStagedChunks : 1);
+  // The part of a lane's vector at `off` that lies before the end: the whole
+  // vector, or item by item.
+  template <class Whole, class Item>
+  __device__ static void before_end(int off, int valid, Whole whole, Item item) {
+    if (off + kVec <= valid) {
+      whole();
+    } else {
+#pragma unroll
+      for (int e = 0; e < kVec; ++e)
+        if (off + e < valid) item(e);
+    }
+  }
   __device__ static void load_partial(Shared& sm, int stage, const T* segment, int warp, int lane,
                                       std::int64_t segment_valid, const T* tile_first,
                                       Items& items) {
-    // At most kSegment (and at least 1 - kTileItems): an int holds it.
-    const int valid =
-        static_cast<int>(segment_valid < kSegment ? segment_valid : std::int64_t{kSegment});
+    const int valid = segment_items(segment_valid);
     const T fill = load_object<kOwnerLoad, alignof(T)>(tile_first);
-#pragma unroll
-    for (int s = 0; s < kStagedChunks; ++s) {
+    // Chunks wholly past the end load nothing (the test is the same in
+    // every lane of the warp).
+#pragma unroll kStagedUnroll
+    for (int s = 0; s < kStagedChunks && offset(kChunks + s, 0) < valid; ++s) {
       Vector& dst = sm.staged[stage][warp][s][lane];
-      const int off = offset(kChunks + s, lane);
-      if (off + kVec <= valid) {
-        stage_vector(dst, segment + off);
-      } else {
-#pragma unroll
-        for (int e = 0; e < kVec; ++e) {
-          if (off + e < valid) {
+      const T* src = segment + offset(kChunks + s, lane);
+      before_end(
+          offset(kChunks + s, lane), valid, [&] { stage_vector(dst, src); },
+          [&](int e) {
             if constexpr (kAsyncStageItem) {
-              __pipeline_memcpy_async(&dst.item[e], segment + off + e, sizeof(T));
+              __pipeline_memcpy_async(&dst.item[e], src + e, sizeof(T));
             } else {
-              dst.item[e] = load_object<kOwnerLoad, alignof(T)>(segment + off + e);
+              dst.item[e] = load_object<kOwnerLoad, alignof(T)>(src + e);
             }
-          }
-        }
-      }
+          });
     }
     if constexpr (kAsyncStage && kStagedChunks > 0) __pipeline_commit();
 #pragma unroll
     for (int k = 0; k < kChunks; ++k) {
-      const int off = offset(k, lane);
-      if (off + kVec <= valid) {
-        OwnerLoadIO::load(segment + off, items[k]);
-      } else {
-#pragma unroll
-        for (int e = 0; e < kVec; ++e)
-          if (off + e < valid) items[k][e] = load_object<kOwnerLoad, alignof(T)>(segment + off + e);
-      }
+      const T* src = segment + offset(k, lane);
+      before_end(
+          offset(k, lane), valid, [&] { OwnerLoadIO::load(src, items[k]); },
+          [&](int e) { items[k][e] = load_object<kOwnerLoad, alignof(T)>(src + e); });
     }
-#pragma unroll
-    for (int s = 0; s < kStagedChunks; ++s)
+    // Fills from the chunk holding the end on.
+    const int first_fill = valid <= 0 ? 0 : valid / (32 * kVec) - kChunks;
+#pragma unroll kStagedUnroll
+    for (int s = first_fill > 0 ? first_fill : 0; s < kStagedChunks; ++s)
 #pragma unroll
       for (int e = 0; e < kVec; ++e)
         if (offset(kChunks + s, lane) + e >= valid) sm.staged[stage][warp][s][lane].item[e] = fill;
@@ -314,15 +341,11 @@ struct StripedAgent {
       }
     }
   }
-  __device__ static void store_vector(T* segment, int off, bool full, std::int64_t valid,
-                                      const T (&v)[kVec]) {
-    if (full || off + kVec <= valid) {
-      DataIO::store(segment + off, v);
-    } else {
-#pragma unroll
-      for (int e = 0; e < kVec; ++e)
-        if (off + e < valid) store_object<kData, alignof(T)>(segment + off + e, v[e]);
-    }
+  // A partial tile's vector at `off`: only what lies before the end.
+  __device__ static void store_partial(T* segment, int off, int valid, const T (&v)[kVec]) {
+    before_end(
+        off, valid, [&] { DataIO::store(segment + off, v); },
+        [&](int e) { store_object<kData, alignof(T)>(segment + off + e, v[e]); });
   }
 
   // The fallback's reduction of a (full) predecessor tile by one warp: the
@@ -363,7 +386,7 @@ struct StripedAgent {
   // (each thread's own share).
   struct Work {
     std::uint32_t tile;
-    bool full;
+    bool full;  // this warp's segment lies wholly before the end
     std::int64_t segment_base, segment_valid;
     T aggregate;
     Partial<T> warp_exclusive;
@@ -404,15 +427,18 @@ struct StripedAgent {
                                std::uint32_t epoch, int warp, int lane, Work& w, Items& items) {
     const std::int64_t tile_base = static_cast<std::int64_t>(w.tile) * kTileItems;
     const std::int64_t tile_valid = p.num_items - tile_base;
-    w.full = tile_valid >= kTileItems;
     w.segment_base = tile_base + static_cast<std::int64_t>(warp) * kSegment;
     w.segment_valid = tile_valid - static_cast<std::int64_t>(warp) * kSegment;
+    // Per warp: in a partial tile the warps before the one holding the end
+    // load and store as in a full one.
+    w.full = w.segment_valid >= kSegment;
     if (w.full) {
       stage_full(sm, stage, p.in + w.segment_base, warp, lane);
       load_full(p.in + w.segment_base, lane, items);
     } else {
-      // (Every thread reads the tile's first item; the barrier after the
-      // local scan orders those reads before its output store, in place.)
+      // (Every thread of this warp reads the tile's first item; the barrier
+      // after the local scan orders those reads before its output store, in
+      // place.)
       load_partial(sm, stage, p.in + w.segment_base, warp, lane, w.segment_valid, p.in + tile_base,
                    items);
     }
@@ -488,20 +514,41 @@ struct StripedAgent {
     // for a validating reader (protocol::output_fence).
     fence<protocol::output_fence(P)>();
     T* segment = p.out + w.segment_base;
+    if (w.full) {
 #pragma unroll
-    for (int k = 0; k < kChunks; ++k)
-      store_vector(segment, offset(k, lane), w.full, w.segment_valid, items[k]);
+      for (int k = 0; k < kChunks; ++k)
+        DataIO::store(segment + offset(k, lane), items[k]);
 #pragma unroll
-    for (int s = 0; s < kStagedChunks; ++s) {
-      T v[kVec];
+      for (int s = 0; s < kStagedChunks; ++s) {
+        T v[kVec];
+        staged_output(op, sm, stage, warp, lane, s, w, exclusive, v);
+        DataIO::store(segment + offset(kChunks + s, lane), v);
+      }
+    } else {
+      // Small code, as in load_partial; chunks wholly past the end are
+      // skipped (the test is the same in every lane of the warp).
+      const int valid = segment_items(w.segment_valid);
 #pragma unroll
-      for (int e = 0; e < kVec; ++e)
-        v[e] = sm.staged[stage][warp][s][lane].item[e];
-      bool unused = false;  // the tile's first item is never a staged one (kChunks >= 1)
-      to_tile_prefix(op, sm, stage, warp, kChunks + s, w.warp_exclusive, w.absent, v, unused);
-      to_output(op, kChunks + s, exclusive, false, v);
-      store_vector(segment, offset(kChunks + s, lane), w.full, w.segment_valid, v);
+      for (int k = 0; k < kChunks; ++k)
+        store_partial(segment, offset(k, lane), valid, items[k]);
+#pragma unroll kStagedUnroll
+      for (int s = 0; s < kStagedChunks && offset(kChunks + s, 0) < valid; ++s) {
+        T v[kVec];
+        staged_output(op, sm, stage, warp, lane, s, w, exclusive, v);
+        store_partial(segment, offset(kChunks + s, lane), valid, v);
+      }
     }
+  }
+  // Staged chunk s's output, read from shared memory.
+  __device__ static void staged_output(Op& op, const Shared& sm, int stage, int warp, int lane,
+                                       int s, const Work& w, const Partial<T>& exclusive,
+                                       T (&v)[kVec]) {
+#pragma unroll
+    for (int e = 0; e < kVec; ++e)
+      v[e] = sm.staged[stage][warp][s][lane].item[e];
+    bool unused = false;  // the tile's first item is never a staged one (kChunks >= 1)
+    to_tile_prefix(op, sm, stage, warp, kChunks + s, w.warp_exclusive, w.absent, v, unused);
+    to_output(op, kChunks + s, exclusive, false, v);
   }
 
   // Counts the block finished (after a __syncthreads() that follows its last

@@ -150,10 +150,14 @@ using CoarsenedPolicy = TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>;
 // tile is 8192 4-byte items: a power of two, so a scan of 2^k items has no
 // partial tile and fills the grid's last round (2^20: 12.2 us against 15.9
 // with 80 + 160; 2^24: 94.0% of copy against 85.2%).
-// 8-byte values: 192 threads x (4 + 12 staged) items, 3 blocks per SM, the
+// 8-byte values: 192 threads x (4 + 12 staged) items, 4 blocks per SM, the
 // same 3072-item tile as before in smaller per-thread shares (ptxas, sm_90:
-// 78 registers, no spill). H100, u64 sum, against 128 x (4 + 20) / 4 (bench
-// --suite explore, group explore_u64, bench/results/README.md 2026-11-26):
+// 80 registers, no spill; 12 bytes in the exclusive scan). The hint was 3
+// until 2026-11-26; 4 blocks fitted anyway, until the smaller partial-tile
+// code (agent_striped.cuh) let ptxas take 90-96 registers: 3 blocks, 5%
+// slower at 2^24 and 2^26 (bench/results/README.md, "Partial-tile code
+// size"). H100, u64 sum, against 128 x (4 + 20) / 4 (bench --suite explore,
+// group explore_u64, bench/results/README.md 2026-11-26):
 // 2^13 11.3 us against 12.9, 2^16 12.1 against 13.9, 2^20 16.1 against 18.1,
 // % of copy at 2^24 / 2^26 / 2^28 / 2^30 93.4 / 97.5 / 98.1 / 98.3 against
 // 90.0 / 96.3 / 97.4 / 97.8. 256 x (4 + 10) / 2 ran about 1 point behind it
@@ -168,7 +172,7 @@ struct PipelinedPolicy : TilePolicy<128, 96, 4, 0, 0, false, 0, 160> {
   }
   template <class T>
   static constexpr int min_blocks() {
-    return sizeof(T) == 8 ? 3 : kMinBlocks;
+    return sizeof(T) == 8 ? 4 : kMinBlocks;
   }
   template <class T>
   static constexpr int items() {
