@@ -102,7 +102,10 @@ using Fallback = ScanConfig<Variant::Fallback>;
 // behind), end in a partial tile, whose loads waited on each other until
 // 2026-11-26 evening; since then pipelined u64 is ahead at every power of
 // two from 2^10 (8.9 us against 10.6 at 2^16) and u32 at 2^20 + 54,919
-// (11.87 against 11.94; bench/results/README.md, "Partial last tiles").
+// (11.87 against 11.94; bench/results/README.md, "Partial last tiles"), and
+// since the smaller partial-tile code (2026-11-26, late) pipelined u32 is
+// ahead at every power of two from 2^10 too (7.2 us against 8.7 at 2^10;
+// "Partial-tile code size").
 template <class T>
 using DefaultConfig = std::conditional_t<sizeof(T) == 4 || sizeof(T) == 8, Pipelined, Coarsened>;
 
