@@ -30,14 +30,16 @@ template <class Config>
 int run(std::int64_t n, int reps) {
   using T = std::uint32_t;
   std::vector<T> host(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) host[i] = static_cast<T>(i % 7 + 1);
+  for (std::int64_t i = 0; i < n; ++i)
+    host[i] = static_cast<T>(i % 7 + 1);
   T *in = nullptr, *out = nullptr;
   CHECK(cudaMalloc(&in, n * sizeof(T)));
   CHECK(cudaMalloc(&out, n * sizeof(T)));
   CHECK(cudaMemcpy(in, host.data(), n * sizeof(T), cudaMemcpyHostToDevice));
   lookback::ScanPlan<T, Config> plan;
   CHECK(plan.init(n));
-  for (int r = 0; r < reps; ++r) CHECK(plan.InclusiveSum(in, out, n));
+  for (int r = 0; r < reps; ++r)
+    CHECK(plan.InclusiveSum(in, out, n));
   CHECK(cudaDeviceSynchronize());
   std::vector<T> got(static_cast<std::size_t>(n));
   CHECK(cudaMemcpy(got.data(), out, n * sizeof(T), cudaMemcpyDeviceToHost));
