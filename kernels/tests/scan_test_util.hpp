@@ -348,9 +348,13 @@ inline std::string case_name(const ::testing::TestParamInfo<MatrixCase>& info) {
 // last tiles end in the first vector, one item short of the tile, one item
 // into it, and mid-tile (tile / 2 + 777: inside a vector of a middle warp,
 // a staged one for pipelined u32 and u64), where the warps after the end
-// hold nothing but copies of the tile's first item.
+// hold nothing but copies of the tile's first item. tile / 2 + 896 ends on
+// a chunk boundary of the warp holding the end in every striped shape (896
+// = 7 chunks of 4-byte vectors, 14 of 8-byte ones, 28 on the scalar path):
+// its partial loops stop exactly at a chunk, where its fills begin.
 inline std::vector<std::int64_t> matrix_sizes(std::int64_t tile) {
-  return {0, 1, 2, 31, 32, 33, tile / 2 + 777, tile - 1, tile, tile + 1, 3 * tile + 5};
+  return {0,        1,    2,        31,          32, 33, tile / 2 + 777, tile / 2 + 896,
+          tile - 1, tile, tile + 1, 3 * tile + 5};
 }
 inline constexpr std::int64_t kBigSizes[] = {(1 << 20) + 3, 1 << 24};
 

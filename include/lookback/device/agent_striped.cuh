@@ -101,7 +101,8 @@ struct StripedAgent {
   // memory during the look-back, so the inlined fallback reduction has the
   // registers to itself (a call, or both live at once, would spill in the
   // hot path under __launch_bounds__(256, 4)). Persistent blocks run at 128
-  // registers, where the reduction fits beside both tiles' items, and a stash
+  // registers (80 for 8-byte values, with fewer items each), where the
+  // reduction fits beside both tiles' items, and a stash
   // of both would not fit in static shared memory (policy.hpp).
   static constexpr bool kStashWarp0 = protocol::bounded_wait(P) && !kPersistent;
   static constexpr int kStashItems = kStashWarp0 ? 32 * kItems : 1;
@@ -164,16 +165,17 @@ struct StripedAgent {
   static constexpr bool kAsyncStageItem = kAsyncStage && alignof(T) >= sizeof(T) &&
                                           (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16);
 
-  // A segment's valid items: at most kSegment (and at least 1 - kTileItems),
-  // so an int holds it.
+  // A segment's valid items: at most kSegment (and at least
+  // 1 - (kWarps - 1) * kSegment), so an int holds it.
   __device__ static int segment_items(std::int64_t segment_valid) {
     return static_cast<int>(segment_valid < kSegment ? segment_valid : std::int64_t{kSegment});
   }
   // The partial path is kept small. Only the warp holding the end and those
   // past it take it (the warps before it load and store as in a full tile:
   // Work::full is per warp); its staged chunks go through loops that are
-  // not unrolled (shared memory takes a run-time index) and stop at the
-  // end; only its register chunks are unrolled. Smaller code mattered more
+  // not unrolled (shared memory takes a run-time index; the loads and the
+  // stores stop at the end, the fills begin at the chunk holding it); its
+  // register chunks are unrolled. Smaller code mattered more
   // than fewer instructions: H100, u32, with every chunk unrolled and
   // branching once per chunk (fewer instructions executed than now) a
   // nearly full last tile took 1 us longer, and the scalar path's partial
@@ -181,9 +183,10 @@ struct StripedAgent {
   // items against 92.2 at 2^24; now 65.6 against 65.4). Only one block per
   // launch runs this code, so a cold instruction cache is the likely cause;
   // not profiled. bench/results/README.md, "Partial-tile code size".
-  // Staged vectors that pass through registers (no kAsyncStage) stay
-  // unrolled, so that their loads are all issued before their
-  // shared-memory stores.
+  // Staged vectors that pass through registers (no kAsyncStage) keep every
+  // staged loop unrolled, so that ptxas can issue their loads before their
+  // shared-memory stores (not checked in SASS since the loads' loop exits
+  // at the end).
   static constexpr int kStagedUnroll = kAsyncStage ? 1 : (kStagedChunks > 0 ? kStagedChunks : 1);
   // The part of a lane's vector at `off` that lies before the end: the whole
   // vector, or item by item.
@@ -437,8 +440,8 @@ struct StripedAgent {
       load_full(p.in + w.segment_base, lane, items);
     } else {
       // (Every thread of this warp reads the tile's first item; the barrier
-      // after the local scan orders those reads before its output store, in
-      // place.)
+      // after the local scan orders those reads before warp 0's store of that
+      // item, in place.)
       load_partial(sm, stage, p.in + w.segment_base, warp, lane, w.segment_valid, p.in + tile_base,
                    items);
     }

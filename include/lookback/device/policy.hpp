@@ -152,8 +152,10 @@ using CoarsenedPolicy = TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>;
 // with 80 + 160; 2^24: 94.0% of copy against 85.2%).
 // 8-byte values: 192 threads x (4 + 12 staged) items, 4 blocks per SM, the
 // same 3072-item tile as before in smaller per-thread shares (ptxas, sm_90:
-// 80 registers, no spill; 12 bytes in the exclusive scan). The hint was 3
-// until 2026-11-26; 4 blocks fitted anyway, until the smaller partial-tile
+// 80 registers; spills of 12 bytes in the u64 exclusive scan, 8 in f64
+// inclusive, 4 in the u64 scalar path, other 8-byte types not checked). The
+// hint was 3 until 2026-11-26; the vector-path kernels (78-80 registers)
+// fitted 4 blocks anyway, until the smaller partial-tile
 // code (agent_striped.cuh) let ptxas take 90-96 registers: 3 blocks, 5%
 // slower at 2^24 and 2^26 (bench/results/README.md, "Partial-tile code
 // size"). H100, u64 sum, against 128 x (4 + 20) / 4 (bench --suite explore,
