@@ -152,8 +152,9 @@ using CoarsenedPolicy = TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>;
 // with 80 + 160; 2^24: 94.0% of copy against 85.2%).
 // 8-byte values: 192 threads x (4 + 12 staged) items, 4 blocks per SM, the
 // same 3072-item tile as before in smaller per-thread shares (ptxas, sm_90:
-// 80 registers; spills of 12 bytes in the u64 exclusive scan, 8 in f64
-// inclusive, 4 in the u64 scalar path, other 8-byte types not checked). The
+// 80 registers; spills of 4-16 bytes in some kernels: u64 and i64
+// exclusive 12, f64 inclusive 8 and exclusive 16, Affine exclusive 16;
+// bench/results/partial-tile-code/ptxas.txt). The
 // hint was 3 until 2026-11-26; the vector-path kernels (78-80 registers)
 // fitted 4 blocks anyway, until the smaller partial-tile
 // code (agent_striped.cuh) let ptxas take 90-96 registers: 3 blocks, 5%
