@@ -13,18 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "cuda_check.hpp"
 #include "lookback/device_scan.cuh"
 
 namespace {
-
-#define CHECK(expr)                                                                             \
-  do {                                                                                          \
-    const cudaError_t e_ = (expr);                                                              \
-    if (e_ != cudaSuccess) {                                                                    \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #expr, cudaGetErrorName(e_)); \
-      std::exit(1);                                                                             \
-    }                                                                                           \
-  } while (0)
 
 template <class Config>
 int run(std::int64_t n, int reps) {

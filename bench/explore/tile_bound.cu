@@ -27,18 +27,10 @@
 #include <cub/device/device_scan.cuh>
 #include <cuda/atomic>
 
+#include "cuda_check.hpp"
 #include "lookback/device_scan.cuh"
 
 namespace {
-
-#define CHECK(expr)                                                                             \
-  do {                                                                                          \
-    const cudaError_t e_ = (expr);                                                              \
-    if (e_ != cudaSuccess) {                                                                    \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #expr, cudaGetErrorName(e_)); \
-      std::exit(1);                                                                             \
-    }                                                                                           \
-  } while (0)
 
 using Ref64 = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
 using Ref32 = cuda::atomic_ref<unsigned, cuda::thread_scope_device>;
