@@ -797,6 +797,7 @@ ExploreResult explore(const System& sys, const ExploreOptions& opt) {
       out.result.reexplored = again;
       return std::move(out.result);
     }
+    if (opt.on_restart) opt.on_restart();
     if (out.violated) {
       // The same search alone, for a reproducible counterexample.
       parallel = false;

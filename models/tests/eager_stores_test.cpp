@@ -42,6 +42,7 @@ std::set<Fingerprint> executions(const System& sys, ExploreOptions o, ExploreRes
   o.on_execution = [&](const ExecutionGraph& g) {
     out.insert(g.fingerprint({}, o.interchangeable ? sys.interchangeable : std::vector<bool>{}));
   };
+  o.on_restart = [&] { out.clear(); };
   r = explore(sys, o);
   return out;
 }

@@ -75,8 +75,14 @@ struct ExploreOptions {
   bool cross_check = false;
   // Test hook: called with every maximal graph (each execution counted),
   // also by a search that is voided later and run again (reexplored), and
-  // by a parallel search that met a violation and is run again alone.
+  // by a parallel search that met a violation and is run again alone; how
+  // many such calls a voided parallel search makes depends on the timing
+  // of its workers. on_restart then tells the caller to forget them.
   std::function<void(const ExecutionGraph&)> on_execution;
+  // Test hook: called after a search is given up, before it is run again;
+  // the executions reported so far belong to the search given up. After the
+  // last call, on_execution sees exactly the result's executions.
+  std::function<void()> on_restart;
   // Give up (result marked incomplete) after this many graphs; 0 = never.
   std::uint64_t max_graphs = 0;
   // Called about once a second with the number of graphs visited so far.
