@@ -130,6 +130,17 @@ struct TilePolicy {
   static constexpr int staged_items() {
     return StagedBytesPerThread / static_cast<int>(sizeof(T));
   }
+  // Striped agent, vector path, partial last tile: true, the warps before
+  // the one holding the end load and store as in a full tile (less work in
+  // the last tile: small scans are faster); false, every warp of a partial
+  // tile takes the partial path. The choice moves ptxas's register
+  // allocation of the whole kernel, full tiles included, so it is tuned per
+  // shape and type (CoarsenedPolicy, FallbackPolicy below). The scalar path
+  // always takes true (agent_striped.cuh).
+  template <class T>
+  static constexpr bool full_warps_in_partial_tile() {
+    return true;
+  }
 };
 
 // Items per tile of Policy for value type T. A free function, so that a
@@ -142,7 +153,21 @@ constexpr int policy_tile_items() {
          (Policy::template items<T>() + Policy::template staged_items<T>());
 }
 
-using CoarsenedPolicy = TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>;
+// Coarsened sends a whole partial tile of 4- or 8-byte values down the
+// partial path: with the full warps of a partial tile on the full path,
+// ptxas spilled 36 bytes of the u32 exclusive kernel at its 64-register
+// bound (u64 exclusive 76, inclusive 12; now 0, 40 and 0), and coarsened ran
+// 5.0% (u32 exclusive) and 2.9% (u64) slower from 2^26; below 2^21 the
+// change is within +-2% on the geometric mean, up to +8% at 2^10-2^12 for
+// 8-byte values (H100; bench/results/README.md, "Partial tiles per
+// agent"). Other sizes (coarsened is their default) were not measured and
+// keep the full warps on the full path.
+struct CoarsenedPolicy : TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128> {
+  template <class T>
+  static constexpr bool full_warps_in_partial_tile() {
+    return sizeof(T) != 4 && sizeof(T) != 8;
+  }
+};
 // Persistent blocks of two tiles each (the pipelined protocol,
 // tiles_per_block = 2): 128 threads x (96 + 160 staged) bytes, 4 blocks per
 // SM, no look-back delay (the next tile's loads fill the wait). Two tiles'
@@ -211,10 +236,21 @@ static_assert(PipelinedPolicy::block_threads<std::uint64_t>() == 192 &&
 // 256 x (4 + 10) / 2 87.2 / 87.9, 128 x (4 + 12) / 4 90.8 / 91.2, against
 // 96.1 / 97.7 (explore_u64_fallback; in place likewise: 82.7-88.1% at 2^30
 // against 90.9%); below 2^21 those were 1-3 us faster.
+// Partial tiles: 4-byte values send the whole tile down the partial path
+// (ptxas: the u32 kernel's 4-byte spill goes; u32 sum 0.9% faster from 2^26,
+// 98.5% of copy at 2^26 instead of 97.5; other 4-byte operations -1.9 to
+// +1.1% from 2^21; below, +0.8 to +1.3% on the geometric mean, up to +6%,
+// 0.5 us, at 2^11-2^13). 8-byte values keep the full warps on the full
+// path (the whole tile on the partial path cost u64 and f64 6-10% below
+// 2^18). H100; bench/results/README.md, "Partial tiles per agent".
 struct FallbackPolicy : TilePolicy<128, 96, 4, 0, 0, false, 0, 160> {
   template <class T>
   static constexpr int items() {
     return sizeof(T) == 8 ? 4 : TilePolicy::items<T>();
+  }
+  template <class T>
+  static constexpr bool full_warps_in_partial_tile() {
+    return sizeof(T) != 4;
   }
 };
 static_assert(policy_tile_items<FallbackPolicy, std::uint32_t>() == 8192);

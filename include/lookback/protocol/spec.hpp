@@ -190,7 +190,7 @@ LOOKBACK_HD constexpr Order data_order(const Protocol& p) {
 // so it checks the protocol-level claim; "after these reads" is the kernel's
 // to keep: each thread stores only the elements it loaded itself (program
 // order), the tile's first item, which the threads of a partial tile's
-// warps at and past the end read as padding, is ordered before its owner's
+// warps on the partial path read as padding, is ordered before its owner's
 // store by a barrier, cp.async copies are waited for before any
 // store, and an earlier launch's writes to the buffer end with its kernel.
 // (Strong, these reads cost the in-place fallback its cp.async staging:
