@@ -1,7 +1,14 @@
-#include "lookback/device_scan.cuh"
+// ptxas probe (ptxas.txt, ptx-identity.txt): the ScanPlan kernels of
+// coarsened and the fallback whose partial-tile path the policy chooses.
 #include <cstdint>
-template <class T, class C> void inst(const T* i, T* o, long n) {
-  lookback::ScanPlan<T, C> p; p.InclusiveSum(i, o, n); p.ExclusiveSum(i, o, n);
+
+#include "lookback/device_scan.cuh"
+
+template <class T, class C>
+void inst(const T* i, T* o, long n) {
+  lookback::ScanPlan<T, C> p;
+  p.InclusiveSum(i, o, n);
+  p.ExclusiveSum(i, o, n);
 }
 template void inst<std::uint32_t, lookback::Coarsened>(const std::uint32_t*, std::uint32_t*, long);
 template void inst<std::uint32_t, lookback::Fallback>(const std::uint32_t*, std::uint32_t*, long);
