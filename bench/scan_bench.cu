@@ -432,6 +432,10 @@ void main_suite(const Settings& s) {
 }
 
 // Tuning sweep around the chosen policies (policy.hpp), u32 inclusive sum.
+// The chosen ones (marked *) are named by their policy type: a TilePolicy
+// spelled out with the same shape keeps full_warps_in_partial_tile's
+// default, which coarsened and the 4-byte fallback do not (different
+// kernels since 2026-11-27).
 void tuning_suite(const Settings& s) {
   using lookback::TilePolicy;
   using C = lookback::Variant;
@@ -459,7 +463,7 @@ void tuning_suite(const Settings& s) {
          Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024>>,
          Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 64>>,
          Bench<C::Coarsened, TilePolicy<256, 128, 4, 2000, 0, false, 1024, 128>>,
-         Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>>,
+         Bench<C::Coarsened, lookback::CoarsenedPolicy>,
          Bench<C::Coarsened, TilePolicy<256, 128, 4, 4000, 0, false, 1024, 128>>,
          Bench<C::Coarsened, TilePolicy<256, 128, 4, 0, 0, false, 1024, 128>>,
          Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 160>>>(
@@ -470,12 +474,12 @@ void tuning_suite(const Settings& s) {
          Bench<C::WarpLookback, TilePolicy<128, 96, 6, 3000, 0, false, 1024>>,
          Bench<C::WarpLookback, lookback::WarpLookbackPolicy>,
          Bench<C::Fallback, TilePolicy<128, 80, 4, 0, 0, false, 0, 176>>,
-         Bench<C::Fallback, TilePolicy<128, 96, 4, 0, 0, false, 0, 160>>>(
+         Bench<C::Fallback, lookback::FallbackPolicy>>(
       s, "tune_other", ns,
       {"w128x24/6 d3000", "w224x44/3 d3000*", "f128x(20+44)/4", "f128x(24+40)/4*"});
   run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false,
          Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024>>,
-         Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>>,
+         Bench<C::Coarsened, lookback::CoarsenedPolicy>,
          Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 160>>,
          Bench<C::Fallback, TilePolicy<128, 64, 4, 0, 0, false, 0, 128>>,
          Bench<C::Fallback, TilePolicy<128, 32, 4, 0, 0, false, 0, 160>>>(
@@ -538,7 +542,7 @@ void explore_suite(const Settings& s) {
   // One-tile blocks (coarsened): spin back-off, and pipelined's 128-thread
   // shape without the persistence.
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false,
-         Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128>>,
+         Bench<C::Coarsened, lookback::CoarsenedPolicy>,
          Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 648, false, 1024, 128>>,
          Bench<C::Coarsened, TilePolicy<256, 128, 4, 1245, 648, false, 512, 128>>,
          Bench<C::Coarsened, TilePolicy<128, 96, 4, 3000, 0, false, 1024, 160>>,

@@ -174,6 +174,36 @@ TEST(ParallelSearch, OnRestartLeavesExactlyTheExecutionsOfTheLastSearch) {
   }
 }
 
+// A parallel search that meets a violation is given up too and run alone
+// (for a reproducible counterexample): one restart, not reexplored. Eager
+// stores and read blocks off, or the violation would void them instead.
+TEST(ParallelSearch, AViolationRestartsTheSearchAlone) {
+  for (const char* name : {"tile0-aggregate", "stop-at-aggregate"}) {
+    const NamedVariant v = *find_variant(name);
+    Instance inst;
+    inst.tiles = 3;
+    inst.layout = v.protocol.layout == Layout::BySize ? Layout::Packed : v.protocol.layout;
+    const System sys = build_protocol_system(v.protocol, inst);
+    for (int jobs : {1, 4}) {
+      std::uint64_t calls = 0;
+      int restarts = 0;
+      ExploreOptions o = options_for(v, jobs);
+      o.eager_stores = o.read_blocks = false;
+      o.on_execution = [&](const ExecutionGraph&) { ++calls; };
+      o.on_restart = [&] {
+        ++restarts;
+        calls = 0;
+      };
+      const ExploreResult r = explore(sys, o);
+      const std::string what = std::string(name) + ", " + std::to_string(jobs) + " jobs";
+      EXPECT_FALSE(r.passed()) << what;
+      EXPECT_FALSE(r.reexplored) << what;
+      EXPECT_EQ(restarts, jobs == 1 ? 0 : 1) << what;
+      EXPECT_EQ(calls, r.executions) << what;
+    }
+  }
+}
+
 // A search that is not given up never restarts.
 TEST(ParallelSearch, NoRestartWithoutAVoidedSearch) {
   const NamedVariant v = *find_variant("fallback");

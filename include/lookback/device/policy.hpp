@@ -154,9 +154,9 @@ constexpr int policy_tile_items() {
 }
 
 // Coarsened sends a whole partial tile of 4- or 8-byte values down the
-// partial path: with the full warps of a partial tile on the full path,
-// ptxas spilled 36 bytes of the u32 exclusive kernel at its 64-register
-// bound (u64 exclusive 76, inclusive 12; now 0, 40 and 0), and coarsened ran
+// partial path. With the full warps of a partial tile on the full path
+// ptxas spilled at the 64-register bound (bytes, then -> now: u32 exclusive
+// 36 -> 0, u64 exclusive 76 -> 40, u64 inclusive 12 -> 0), and coarsened ran
 // 5.0% (u32 exclusive) and 2.9% (u64) slower from 2^26; below 2^21 the
 // change is within +-2% on the geometric mean, up to +8% at 2^10-2^12 for
 // 8-byte values (H100; bench/results/README.md, "Partial tiles per

@@ -80,8 +80,10 @@ struct ExploreOptions {
   // of its workers. on_restart then tells the caller to forget them.
   std::function<void(const ExecutionGraph&)> on_execution;
   // Test hook: called after a search is given up, before it is run again;
-  // the executions reported so far belong to the search given up. After the
-  // last call, on_execution sees exactly the result's executions.
+  // the executions reported so far belong to the search given up. Called on
+  // the thread that called explore(), after every worker has been joined.
+  // After the last on_restart (from the start if there is none),
+  // on_execution sees exactly the result's executions.
   std::function<void()> on_restart;
   // Give up (result marked incomplete) after this many graphs; 0 = never.
   std::uint64_t max_graphs = 0;
