@@ -111,14 +111,36 @@ TEST(ParallelSearch, CountsDoNotDependOnTheInterleavingOfWorkers) {
   }
 }
 
+// The instance most tests here explore: three tiles, split layout.
+System three_split_tiles(const NamedVariant& v) {
+  Instance inst;
+  inst.tiles = 3;
+  inst.layout = Layout::Split;
+  return build_protocol_system(v.protocol, inst);
+}
+
+// One exploration with both test hooks counted.
+struct CountedRun {
+  ExploreResult result;
+  std::uint64_t calls = 0;  // on_execution calls since the last on_restart
+  int restarts = 0;
+};
+CountedRun explore_counted(const System& sys, ExploreOptions o) {
+  CountedRun run;
+  o.on_execution = [&](const ExecutionGraph&) { ++run.calls; };
+  o.on_restart = [&] {
+    ++run.restarts;
+    run.calls = 0;
+  };
+  run.result = explore(sys, o);
+  return run;
+}
+
 // Not only the count: the same maximal graphs, each reported once.
 TEST(ParallelSearch, SameSetOfExecutions) {
   for (const char* name : {"fallback", "fallback-inplace", "warp-lookback"}) {
     const NamedVariant v = *find_variant(name);
-    Instance inst;
-    inst.tiles = 3;
-    inst.layout = Layout::Split;
-    const System sys = build_protocol_system(v.protocol, inst);
+    const System sys = three_split_tiles(v);
     auto collect = [&](int jobs, ExploreResult& r) {
       std::multiset<Fingerprint> out;
       ExploreOptions o = options_for(v, jobs);
@@ -151,25 +173,14 @@ TEST(ParallelSearch, SameSetOfExecutions) {
 // run in thirty with four workers on two cores).
 TEST(ParallelSearch, OnRestartLeavesExactlyTheExecutionsOfTheLastSearch) {
   const NamedVariant v = *find_variant("warp-lookback");
-  Instance inst;
-  inst.tiles = 3;
-  inst.layout = Layout::Split;
-  const System sys = build_protocol_system(v.protocol, inst);
+  const System sys = three_split_tiles(v);
   for (int jobs : {1, 4}) {
     for (int run = 0; run < (jobs == 1 ? 1 : 40); ++run) {
-      std::uint64_t calls = 0;
-      int restarts = 0;
-      ExploreOptions o = options_for(v, jobs);
-      o.on_execution = [&](const ExecutionGraph&) { ++calls; };
-      o.on_restart = [&] {
-        ++restarts;
-        calls = 0;
-      };
-      const ExploreResult r = explore(sys, o);
+      const CountedRun c = explore_counted(sys, options_for(v, jobs));
       const std::string what = std::to_string(jobs) + " jobs, run " + std::to_string(run);
-      ASSERT_TRUE(r.reexplored) << what;  // else this test checks nothing
-      EXPECT_EQ(restarts, 1) << what;
-      EXPECT_EQ(calls, r.executions) << what;
+      ASSERT_TRUE(c.result.reexplored) << what;  // else this test checks nothing
+      EXPECT_EQ(c.restarts, 1) << what;
+      EXPECT_EQ(c.calls, c.result.executions) << what;
     }
   }
 }
@@ -185,21 +196,14 @@ TEST(ParallelSearch, AViolationRestartsTheSearchAlone) {
     inst.layout = v.protocol.layout == Layout::BySize ? Layout::Packed : v.protocol.layout;
     const System sys = build_protocol_system(v.protocol, inst);
     for (int jobs : {1, 4}) {
-      std::uint64_t calls = 0;
-      int restarts = 0;
       ExploreOptions o = options_for(v, jobs);
       o.eager_stores = o.read_blocks = false;
-      o.on_execution = [&](const ExecutionGraph&) { ++calls; };
-      o.on_restart = [&] {
-        ++restarts;
-        calls = 0;
-      };
-      const ExploreResult r = explore(sys, o);
+      const CountedRun c = explore_counted(sys, o);
       const std::string what = std::string(name) + ", " + std::to_string(jobs) + " jobs";
-      EXPECT_FALSE(r.passed()) << what;
-      EXPECT_FALSE(r.reexplored) << what;
-      EXPECT_EQ(restarts, jobs == 1 ? 0 : 1) << what;
-      EXPECT_EQ(calls, r.executions) << what;
+      EXPECT_FALSE(c.result.passed()) << what;
+      EXPECT_FALSE(c.result.reexplored) << what;
+      EXPECT_EQ(c.restarts, jobs == 1 ? 0 : 1) << what;
+      EXPECT_EQ(c.calls, c.result.executions) << what;
     }
   }
 }
@@ -207,17 +211,12 @@ TEST(ParallelSearch, AViolationRestartsTheSearchAlone) {
 // A search that is not given up never restarts.
 TEST(ParallelSearch, NoRestartWithoutAVoidedSearch) {
   const NamedVariant v = *find_variant("fallback");
-  Instance inst;
-  inst.tiles = 3;
-  inst.layout = Layout::Split;
-  const System sys = build_protocol_system(v.protocol, inst);
+  const System sys = three_split_tiles(v);
   for (int jobs : {1, 4}) {
-    int restarts = 0;
-    ExploreOptions o = options_for(v, jobs);
-    o.on_restart = [&] { ++restarts; };
-    const ExploreResult r = explore(sys, o);
-    ASSERT_FALSE(r.reexplored) << jobs << " jobs";
-    EXPECT_EQ(restarts, 0) << jobs << " jobs";
+    const CountedRun c = explore_counted(sys, options_for(v, jobs));
+    ASSERT_FALSE(c.result.reexplored) << jobs << " jobs";
+    EXPECT_EQ(c.restarts, 0) << jobs << " jobs";
+    EXPECT_EQ(c.calls, c.result.executions) << jobs << " jobs";
   }
 }
 
@@ -225,10 +224,7 @@ TEST(ParallelSearch, NoRestartWithoutAVoidedSearch) {
 // throw it, and stops the other workers.
 TEST(ParallelSearch, AWorkersExceptionReachesTheCaller) {
   const NamedVariant v = *find_variant("fallback");
-  Instance inst;
-  inst.tiles = 3;
-  inst.layout = Layout::Split;
-  const System sys = build_protocol_system(v.protocol, inst);
+  const System sys = three_split_tiles(v);
   ExploreOptions o = options_for(v, 2);
   int calls = 0;
   o.on_execution = [&](const ExecutionGraph&) {
