@@ -162,12 +162,28 @@ constexpr int policy_tile_items() {
 // 8-byte values (H100; bench/results/README.md, "Partial tiles per
 // agent"). Other sizes (coarsened is their default) were not measured and
 // keep the full warps on the full path.
+// 1- and 2-byte values take u32's item counts, 32 + 32 staged (a 16384-item
+// tile), not its bytes: each item holds a register, and the scalar path
+// holds one item per chunk, at most 64 chunks a thread (agent_striped.cuh).
+// 128 + 128 bytes of them did not compile on the scalar path and spilled
+// 0.6-3 KB on the vector path (ptxas 13.0, sm_90). Not measured for speed.
 struct CoarsenedPolicy : TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128> {
+  template <class T>
+  static constexpr int items() {
+    return sizeof(T) < 4 ? 32 : TilePolicy::items<T>();
+  }
+  template <class T>
+  static constexpr int staged_items() {
+    return sizeof(T) < 4 ? 32 : TilePolicy::staged_items<T>();
+  }
   template <class T>
   static constexpr bool full_warps_in_partial_tile() {
     return sizeof(T) != 4 && sizeof(T) != 8;
   }
 };
+static_assert(policy_tile_items<CoarsenedPolicy, std::uint16_t>() == 16384 &&
+              policy_tile_items<CoarsenedPolicy, std::uint8_t>() == 16384 &&
+              policy_tile_items<CoarsenedPolicy, std::uint32_t>() == 16384);
 // Persistent blocks of two tiles each (the pipelined protocol,
 // tiles_per_block = 2): 128 threads x (96 + 160 staged) bytes, 4 blocks per
 // SM, no look-back delay (the next tile's loads fill the wait). Two tiles'
