@@ -314,21 +314,40 @@ constexpr int kReuseTiles = 8;
 
 // Bounds on the shrunk counterexample: the choices it spells out (its
 // length), those that differ from the default 0, and its events up to the
-// violation. Over 150 seeds the largest were 156 choices, 19 of them
-// non-zero, and 134 events, all from fallback-inplace-no-validation (its flaw
-// needs a stale INVALID, then a fallback that reads an input tile its owner
-// has already overwritten); every other mutant stayed within 102 choices, 8
-// non-zero, and 111 events, and the median counterexample of every mutant
-// has at most 7 non-zero choices and 90 events. For scale: a whole 64-tile
-// run has 600 to 1,600 events and up to 2,400 decisions, and a schedule
-// found by the search (400 events, about 600 decisions) has half its
-// choices non-zero before shrinking.
-constexpr int kMaxShrunkChoices = 200;
-constexpr int kMaxShrunkDeviations = 24;
-constexpr int kMaxShrunkEvents = 200;
-// The hardest mutant to hit (fallback-inplace-no-validation) took up to 41
-// samples over 25 seeds; a search that is expected to succeed gets at least
-// this many before the test gives up.
+// violation. For scale: a whole 64-tile run has 600 to 1,600 events and up to
+// 2,400 decisions, and a schedule found by the search (400 events, about 600
+// decisions) has half its choices non-zero before shrinking.
+//
+// The bounds are about 1.4 times the largest of many seeds (model of
+// 4158671, RC_PARAMS="seed=S"), so a run fails only when the shrinker has
+// got worse, not on an unlucky seed. The shrinker stops at a local minimum:
+// a choice is relative to the thread that ran last, so setting one switch to
+// 0 moves every later event to another thread, and a detour needs both of
+// its switches gone at once; how deep the minimum is depends on the schedule
+// the search met first.
+//  - fallback-inplace-no-validation, seeds 1-300: at most 235 choices, 35
+//    non-zero and 192 events (median 80, 13, 70). Its flaw needs a stale
+//    INVALID, then a fallback that reads an input tile its owner has
+//    already overwritten. (The bounds were 200 / 24 / 200 for every mutant,
+//    set from 150 seeds when the sampler came, c65520f; the protocols have
+//    changed since, and 17 of these 300 seeds broke them, as did a CI run
+//    of 4158671.)
+//  - every other mutant, seeds 1000-1199: at most 75 choices, 12 non-zero
+//    (fallback-plain-store; epoch-wrap-not-cleared 9, the rest 3 or fewer)
+//    and 107 events.
+struct ShrunkBounds {
+  int choices;
+  int deviations;
+  int events;
+};
+ShrunkBounds shrunk_bounds(const std::string& mutant) {
+  if (mutant == "fallback-inplace-no-validation") return {320, 50, 260};
+  return {110, 18, 150};
+}
+// The hardest mutant to hit (fallback-inplace-no-validation) took up to 63
+// samples over 296 seeds (median 32), every other one up to 24 over 200; a
+// search that is expected to succeed gets at least this many before the
+// test gives up.
 constexpr int kMinSearchSamples = 300;
 
 bool is_safety(protocol::Property p) {
@@ -409,9 +428,10 @@ TEST_P(MutantSampling, RapidCheckFindsAShortViolatingSchedule) {
   std::cout << "shrunk counterexample of " << GetParam() << ": " << length << " choices ("
             << deviations << " non-zero), " << s.graph.size() << " events, " << s.decisions
             << " decisions" << std::endl;
-  EXPECT_LE(length, kMaxShrunkChoices);
-  EXPECT_LE(deviations, kMaxShrunkDeviations);
-  EXPECT_LE(s.graph.size(), kMaxShrunkEvents);
+  const ShrunkBounds bounds = shrunk_bounds(GetParam());
+  EXPECT_LE(length, bounds.choices);
+  EXPECT_LE(deviations, bounds.deviations);
+  EXPECT_LE(s.graph.size(), static_cast<std::size_t>(bounds.events));
 }
 
 INSTANTIATE_TEST_SUITE_P(ModelSampling, MutantSampling, testing::ValuesIn(safety_mutants()),
