@@ -95,21 +95,21 @@ void many_launches() {
   TEST(ScanPlan, Name##F64ForcedSplitEpochWraps) {          \
     LOOKBACK_REQUIRE_GPU();                                 \
     many_launches<TwoBitEpoch<ForcedSplit<Cfg>>, double>(); \
+  }                                                         \
+  TEST(ScanPlan, Name##U16) {                               \
+    LOOKBACK_REQUIRE_GPU();                                 \
+    many_launches<Cfg, std::uint16_t>();                    \
+  }                                                         \
+  TEST(ScanPlan, Name##U8) {                                \
+    LOOKBACK_REQUIRE_GPU();                                 \
+    many_launches<Cfg, std::uint8_t>();                     \
   }
 
-// 1- and 2-byte values on their default configuration (coarsened, 32 + 32
-// items a thread): aligned and misaligned (the scalar path), in place and
-// out of place, inclusive and exclusive. Until 2026-11-27 the scalar path
-// of these did not compile (128 chunks a thread, over the agent's 64).
-TEST(ScanPlan, DefaultConfigU16) {
-  LOOKBACK_REQUIRE_GPU();
-  many_launches<lookback::DefaultConfig<std::uint16_t>, std::uint16_t>();
-}
-TEST(ScanPlan, DefaultConfigU8) {
-  LOOKBACK_REQUIRE_GPU();
-  many_launches<lookback::DefaultConfig<std::uint8_t>, std::uint8_t>();
-}
-
+// U16 and U8: 1- and 2-byte values, aligned and misaligned (the scalar
+// path), in place and out of place, inclusive and exclusive (coarsened is
+// their DefaultConfig). Until 2026-11-27 the scalar path of coarsened,
+// pipelined and fallback did not compile for them (over the agent's 64
+// chunks a thread; policy.hpp).
 LOOKBACK_PLAN_TESTS(WarpLookback, lookback::WarpLookback)
 LOOKBACK_PLAN_TESTS(Coarsened, lookback::Coarsened)
 LOOKBACK_PLAN_TESTS(Pipelined, lookback::Pipelined)

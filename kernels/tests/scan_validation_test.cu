@@ -51,6 +51,7 @@ TEST(ScanValidation, SizeQueryNeedsNoDevice) {
 static_assert(std::is_same_v<lookback::DefaultConfig<float>, lookback::Pipelined>);
 static_assert(std::is_same_v<lookback::DefaultConfig<double>, lookback::Pipelined>);
 static_assert(std::is_same_v<lookback::DefaultConfig<std::uint16_t>, lookback::Coarsened>);
+static_assert(std::is_same_v<lookback::DefaultConfig<std::uint8_t>, lookback::Coarsened>);
 static_assert(std::is_same_v<lookback::ScanPlan<std::uint32_t>,
                              lookback::ScanPlan<std::uint32_t, lookback::Pipelined>>);
 

@@ -184,6 +184,16 @@ struct CoarsenedPolicy : TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128> {
 static_assert(policy_tile_items<CoarsenedPolicy, std::uint16_t>() == 16384 &&
               policy_tile_items<CoarsenedPolicy, std::uint8_t>() == 16384 &&
               policy_tile_items<CoarsenedPolicy, std::uint32_t>() == 16384);
+// 1- and 2-byte values on the persistent 128-thread shapes (pipelined and
+// fallback): 16 + 48 staged items, u32's 8192-item tile. Their bytes (96 +
+// 160) are 48 + 80 u16 or 96 + 160 u8 items: over the striped agent's 64
+// chunks a thread on the scalar path (one item per chunk), so
+// ScanPlan<std::uint16_t, Pipelined> did not compile, and u8's register
+// items must be a multiple of its 16-item vector. 16 in registers (u32: 24)
+// keeps two tiles' register sets within the 128-register bound. Not
+// measured for speed.
+inline constexpr int kPersistentSmallItems = 16;
+inline constexpr int kPersistentSmallStagedItems = 48;
 // Persistent blocks of two tiles each (the pipelined protocol,
 // tiles_per_block = 2): 128 threads x (96 + 160 staged) bytes, 4 blocks per
 // SM, no look-back delay (the next tile's loads fill the wait). Two tiles'
@@ -220,14 +230,18 @@ struct PipelinedPolicy : TilePolicy<128, 96, 4, 0, 0, false, 0, 160> {
   }
   template <class T>
   static constexpr int items() {
-    return sizeof(T) == 8 ? 4 : TilePolicy::items<T>();
+    return sizeof(T) == 8 ? 4 : sizeof(T) < 4 ? kPersistentSmallItems : TilePolicy::items<T>();
   }
   template <class T>
   static constexpr int staged_items() {
-    return sizeof(T) == 8 ? 12 : TilePolicy::staged_items<T>();
+    return sizeof(T) == 8  ? 12
+           : sizeof(T) < 4 ? kPersistentSmallStagedItems
+                           : TilePolicy::staged_items<T>();
   }
 };
-static_assert(policy_tile_items<PipelinedPolicy, std::uint32_t>() == 8192);
+static_assert(policy_tile_items<PipelinedPolicy, std::uint32_t>() == 8192 &&
+              policy_tile_items<PipelinedPolicy, std::uint16_t>() == 8192 &&
+              policy_tile_items<PipelinedPolicy, std::uint8_t>() == 8192);
 static_assert(PipelinedPolicy::block_threads<std::uint64_t>() == 192 &&
               PipelinedPolicy::items<std::uint64_t>() == 4 &&
               PipelinedPolicy::staged_items<std::uint64_t>() == 12 &&
@@ -262,14 +276,20 @@ static_assert(PipelinedPolicy::block_threads<std::uint64_t>() == 192 &&
 struct FallbackPolicy : TilePolicy<128, 96, 4, 0, 0, false, 0, 160> {
   template <class T>
   static constexpr int items() {
-    return sizeof(T) == 8 ? 4 : TilePolicy::items<T>();
+    return sizeof(T) == 8 ? 4 : sizeof(T) < 4 ? kPersistentSmallItems : TilePolicy::items<T>();
+  }
+  template <class T>
+  static constexpr int staged_items() {
+    return sizeof(T) < 4 ? kPersistentSmallStagedItems : TilePolicy::staged_items<T>();
   }
   template <class T>
   static constexpr bool full_warps_in_partial_tile() {
     return sizeof(T) != 4;
   }
 };
-static_assert(policy_tile_items<FallbackPolicy, std::uint32_t>() == 8192);
+static_assert(policy_tile_items<FallbackPolicy, std::uint32_t>() == 8192 &&
+              policy_tile_items<FallbackPolicy, std::uint16_t>() == 8192 &&
+              policy_tile_items<FallbackPolicy, std::uint8_t>() == 8192);
 static_assert(FallbackPolicy::items<std::uint64_t>() == 4 &&
               FallbackPolicy::staged_items<std::uint64_t>() == 20 &&
               policy_tile_items<FallbackPolicy, std::uint64_t>() == 3072);
