@@ -72,7 +72,10 @@ __global__ void count_mismatches(const T* a, const T* b, std::int64_t n, unsigne
   unsigned long long local = 0;
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
-    using Bits = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
+    using Bits = std::conditional_t<
+        sizeof(T) == 8, std::uint64_t,
+        std::conditional_t<sizeof(T) == 4, std::uint32_t,
+                           std::conditional_t<sizeof(T) == 2, std::uint16_t, std::uint8_t>>>;
     static_assert(sizeof(T) == sizeof(Bits));
     Bits x, y;
     memcpy(&x, &a[i], sizeof(T));
@@ -627,6 +630,16 @@ void explore_suite(const Settings& s) {
          BFallback>(s, "explore_tiny",
                     {1024, 4096, 8000, 8191, 8192, 8193, 9856, 16383, 16384, 16385, 24576, 24577},
                     {"warp-lookback", "coarsened", "pipelined", "fallback"});
+  // 1- and 2-byte sums, never timed before 2026-11-27: every configuration
+  // at its default shape (coarsened is their DefaultConfig, 32 + 32 items a
+  // thread; pipelined and fallback 16 + 48; warp-lookback 44; policy.hpp).
+  const auto narrow_sizes = powers_of_two(s, {10, 14, 16, 18, 20, 22, 24, 26, 28, 30});
+  run_op<Case<std::uint16_t, OpKind::Sum, false>, std::uint16_t, false, BWarp, BCoarse, BPipelined,
+         BFallback>(s, "explore_u16", narrow_sizes,
+                    {"warp-lookback", "coarsened*", "pipelined", "fallback"});
+  run_op<Case<std::uint8_t, OpKind::Sum, false>, std::uint8_t, false, BWarp, BCoarse, BPipelined,
+         BFallback>(s, "explore_u8", narrow_sizes,
+                    {"warp-lookback", "coarsened*", "pipelined", "fallback"});
   // The scalar path (pointers one item past a 16-byte boundary): since the
   // partial-tile change its kernels spill more (ptxas: pipelined u32 164
   // bytes, none before; bench/results/README.md, "Partial last tiles").
