@@ -345,7 +345,7 @@ ShrunkBounds shrunk_bounds(const std::string& mutant) {
   return {110, 18, 150};
 }
 // The hardest mutant to hit (fallback-inplace-no-validation) took up to 63
-// samples over 296 seeds (median 32), every other one up to 24 over 200; a
+// samples over 296 of seeds 1-300 (median 32), every other one up to 24 over 200; a
 // search that is expected to succeed gets at least this many before the
 // test gives up.
 constexpr int kMinSearchSamples = 300;

@@ -42,7 +42,9 @@ void many_launches() {
       const bool in_place = launch % 2 == 1;
       const std::vector<T> in = lt::make_input<T>(n, 1000 + launch);
       const std::vector<T> want = lt::reference_scan(in, kind);
-      T* d_in = a.get() + (launch % 4 == 3 ? 1 : 0);
+      // Misaligned by one item (the scalar path) on launches 2 and 3 of every
+      // 4: out of place and in place.
+      T* d_in = a.get() + ((launch / 2) % 2);
       T* d_out = in_place ? d_in : b.get();
       LOOKBACK_CUDA_OK(cudaMemcpy(d_in, in.data(), n * sizeof(T), cudaMemcpyHostToDevice));
       ASSERT_EQ(lt::plan_scan(plan, d_in, d_out, n, kind), cudaSuccess)

@@ -188,10 +188,13 @@ static_assert(policy_tile_items<CoarsenedPolicy, std::uint16_t>() == 16384 &&
 // fallback): 16 + 48 staged items, u32's 8192-item tile. Their bytes (96 +
 // 160) are 48 + 80 u16 or 96 + 160 u8 items: over the striped agent's 64
 // chunks a thread on the scalar path (one item per chunk), so
-// ScanPlan<std::uint16_t, Pipelined> did not compile, and u8's register
-// items must be a multiple of its 16-item vector. 16 in registers (u32: 24)
-// keeps two tiles' register sets within the 128-register bound. Not
-// measured for speed.
+// ScanPlan<std::uint16_t, Pipelined> did not compile. u32's counts (24 + 40)
+// would not do for u8 either: its register items must be a multiple of its
+// 16-item vector. 16 in registers (u32: 24) keeps two tiles' register sets
+// within the 128-register bound (ptxas 13.0, sm_90: no spill). Not measured
+// for speed; in place, the fallback's 1- and 2-byte strong output stores
+// (scalar path, partial last vector) are CAS loops (libcu++ has no native
+// 8- or 16-bit atomic store).
 inline constexpr int kPersistentSmallItems = 16;
 inline constexpr int kPersistentSmallStagedItems = 48;
 // Persistent blocks of two tiles each (the pipelined protocol,
