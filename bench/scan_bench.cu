@@ -630,16 +630,35 @@ void explore_suite(const Settings& s) {
          BFallback>(s, "explore_tiny",
                     {1024, 4096, 8000, 8191, 8192, 8193, 9856, 16383, 16384, 16385, 24576, 24577},
                     {"warp-lookback", "coarsened", "pipelined", "fallback"});
-  // 1- and 2-byte sums, never timed before 2026-11-27: every configuration
-  // at its default shape (coarsened is their DefaultConfig, 32 + 32 items a
-  // thread; pipelined and fallback 16 + 48; warp-lookback 44; policy.hpp).
+  // 1- and 2-byte sums, first timed 2026-11-27: every configuration at its
+  // default shape (coarsened 32 + 32 items a thread; pipelined and fallback
+  // 16 + 48; warp-lookback 44; policy.hpp). They chose these sizes'
+  // DefaultConfig (config.hpp): warp-lookback up to 2^19 u16 / 2^18 u8
+  // items, pipelined above; coarsened was their default before.
   const auto narrow_sizes = powers_of_two(s, {10, 14, 16, 18, 20, 22, 24, 26, 28, 30});
   run_op<Case<std::uint16_t, OpKind::Sum, false>, std::uint16_t, false, BWarp, BCoarse, BPipelined,
          BFallback>(s, "explore_u16", narrow_sizes,
-                    {"warp-lookback", "coarsened*", "pipelined", "fallback"});
+                    {"warp-lookback", "coarsened", "pipelined", "fallback"});
   run_op<Case<std::uint8_t, OpKind::Sum, false>, std::uint8_t, false, BWarp, BCoarse, BPipelined,
          BFallback>(s, "explore_u8", narrow_sizes,
-                    {"warp-lookback", "coarsened*", "pipelined", "fallback"});
+                    {"warp-lookback", "coarsened", "pipelined", "fallback"});
+  // The default configuration of 4- and 8-byte values (config.hpp): warp-lookback
+  // up to 4 MiB of input, pipelined above. Sizes around the switch (2^20
+  // u32, 2^19 u64 items) and below it; "default" should track the faster
+  // of the two rows.
+  using BDefault = lookback::SizeAdaptive<BWarp, BPipelined, lookback::default_max_small_bytes(4)>;
+  using BDefault64 =
+      lookback::SizeAdaptive<BWarp, BPipelined, lookback::default_max_small_bytes(8)>;
+  std::vector<std::int64_t> switch_sizes;
+  for (std::int64_t k :
+       {8, 128, 512, 2048, 3072, 4096, 5120, 6144, 7168, 8192, 10240, 12288, 14336, 16384, 32768})
+    if (k * 128 >= (std::int64_t{1} << s.min_log) && k * 128 <= (std::int64_t{1} << s.max_log))
+      switch_sizes.push_back(k * 128);
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarp, BPipelined,
+         BDefault>(s, "explore_default", switch_sizes, {"warp-lookback", "pipelined", "default"});
+  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false, BWarp, BPipelined,
+         BDefault64>(s, "explore_default_u64", switch_sizes,
+                     {"warp-lookback", "pipelined", "default"});
   // The scalar path (pointers one item past a 16-byte boundary): since the
   // partial-tile change its kernels spill more (ptxas: pipelined u32 164
   // bytes, none before; bench/results/README.md, "Partial last tiles").

@@ -36,8 +36,10 @@
 // lookback::WarpLookback, lookback::Coarsened, lookback::Pipelined,
 // lookback::Fallback, lookback::Deterministic<C> (bitwise run-to-run
 // identical floating point), or a lookback::ScanConfig<...> with your own
-// TilePolicy. Without one, lookback::DefaultConfig<T>: Pipelined for 4- and
-// 8-byte values, Coarsened for others.
+// TilePolicy, or a lookback::SizeAdaptive<Small, Large, bytes> that picks one
+// of two by the size of each call's input. Without one,
+// lookback::DefaultConfig<T>: for 4- and 8-byte values WarpLookback up to 4
+// MiB of input and Pipelined above, Coarsened for other sizes.
 //
 // Contract: T trivially copyable and default constructible; the operator
 // associative (not necessarily commutative), callable on host and device;
@@ -48,8 +50,10 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -69,11 +73,10 @@ namespace detail {
 template <class Config, class T>
 using config_or_default = std::conditional_t<std::is_void_v<Config>, DefaultConfig<T>, Config>;
 
-template <class Config, bool kExclusive, class T, class Op>
-cudaError_t stateless_scan(void* d_temp, std::size_t& temp_bytes, const T* in, T* out,
-                           std::int64_t n, Op op, T init, cudaStream_t stream,
-                           const Options& options) {
-  using Cfg = config_or_default<Config, T>;
+template <class Cfg, bool kExclusive, class T, class Op>
+cudaError_t stateless_scan_one(void* d_temp, std::size_t& temp_bytes, const T* in, T* out,
+                               std::int64_t n, Op op, T init, cudaStream_t stream,
+                               const Options& options) {
   constexpr protocol::Protocol kOut = with_reset(Cfg::protocol, protocol::Reset::HostMemset);
   constexpr protocol::Protocol kIn =
       with_reset(Cfg::protocol_in_place, protocol::Reset::HostMemset);
@@ -84,6 +87,24 @@ cudaError_t stateless_scan(void* d_temp, std::size_t& temp_bytes, const T* in, T
                                                     stream, options);
   return scan_with_protocol<Cfg, kOut, kExclusive>(d_temp, temp_bytes, in, out, n, op, init, stream,
                                                    options);
+}
+
+template <class Config, bool kExclusive, class T, class Op>
+cudaError_t stateless_scan(void* d_temp, std::size_t& temp_bytes, const T* in, T* out,
+                           std::int64_t n, Op op, T init, cudaStream_t stream,
+                           const Options& options) {
+  using Cfg = config_or_default<Config, T>;
+  if constexpr (is_size_adaptive_v<Cfg>) {
+    // The size query and the scan see the same n, so they pick the same half.
+    if (Cfg::template picks_small<T>(n))
+      return stateless_scan<typename Cfg::small, kExclusive>(d_temp, temp_bytes, in, out, n, op,
+                                                             init, stream, options);
+    return stateless_scan<typename Cfg::large, kExclusive>(d_temp, temp_bytes, in, out, n, op, init,
+                                                           stream, options);
+  } else {
+    return stateless_scan_one<Cfg, kExclusive>(d_temp, temp_bytes, in, out, n, op, init, stream,
+                                               options);
+  }
 }
 }  // namespace detail
 
@@ -237,6 +258,100 @@ class ScanPlan {
 
   void* storage_ = nullptr;
   std::size_t bytes_ = 0;
+  std::int64_t capacity_ = 0;
+};
+
+// A plan for a SizeAdaptive configuration: a plan of each half, the large one
+// only when the capacity goes past the small one's share. Each launch runs on
+// the plan that its n picks.
+template <class T, class Small, class Large, std::int64_t MaxSmallBytes>
+class ScanPlan<T, SizeAdaptive<Small, Large, MaxSmallBytes>> {
+  using Adaptive = SizeAdaptive<Small, Large, MaxSmallBytes>;
+  static constexpr std::int64_t kMaxSmallItems = Adaptive::template max_small_items<T>();
+
+ public:
+  static std::size_t storage_bytes(std::int64_t max_items) {
+    return ScanPlan<T, Small>::storage_bytes(std::min(max_items, kMaxSmallItems)) +
+           (max_items > kMaxSmallItems ? ScanPlan<T, Large>::storage_bytes(max_items) : 0);
+  }
+
+  cudaError_t init(std::int64_t max_items, cudaStream_t stream = 0) {
+    if (max_items < 0 || max_items > detail::max_items<Large, T>())
+      return detail::fail(cudaErrorInvalidValue,
+                          "ScanPlan capacity " + std::to_string(max_items) + " is not in [0, " +
+                              std::to_string(detail::max_items<Large, T>()) + "]");
+    capacity_ = 0;
+    if (cudaError_t e = small_.init(std::min(max_items, kMaxSmallItems), stream); e != cudaSuccess)
+      return e;
+    if (max_items > kMaxSmallItems) {
+      if (cudaError_t e = large_.init(max_items, stream); e != cudaSuccess) return e;
+    } else {
+      large_ = ScanPlan<T, Large>();  // frees what an earlier init() held
+    }
+    capacity_ = max_items;
+    return detail::succeed();
+  }
+
+  std::int64_t capacity() const { return capacity_; }
+  std::size_t bytes() const { return small_.bytes() + large_.bytes(); }
+  // The plans of the two halves (the large one is empty up to the small
+  // one's share).
+  const ScanPlan<T, Small>& small_plan() const { return small_; }
+  const ScanPlan<T, Large>& large_plan() const { return large_; }
+
+  cudaError_t InclusiveSum(const T* d_in, T* d_out, std::int64_t n, cudaStream_t stream = 0,
+                           const Options& options = {}) {
+    return pick(n, [&](auto& plan) { return plan.InclusiveSum(d_in, d_out, n, stream, options); });
+  }
+  cudaError_t ExclusiveSum(const T* d_in, T* d_out, std::int64_t n, cudaStream_t stream = 0,
+                           const Options& options = {}) {
+    return pick(n, [&](auto& plan) { return plan.ExclusiveSum(d_in, d_out, n, stream, options); });
+  }
+  template <class ScanOp>
+  cudaError_t InclusiveScan(const T* d_in, T* d_out, ScanOp op, std::int64_t n,
+                            cudaStream_t stream = 0, const Options& options = {}) {
+    return pick(
+        n, [&](auto& plan) { return plan.InclusiveScan(d_in, d_out, op, n, stream, options); });
+  }
+  template <class ScanOp>
+  cudaError_t ExclusiveScan(const T* d_in, T* d_out, ScanOp op, T init, std::int64_t n,
+                            cudaStream_t stream = 0, const Options& options = {}) {
+    return pick(n, [&](auto& plan) {
+      return plan.ExclusiveScan(d_in, d_out, op, init, n, stream, options);
+    });
+  }
+
+  // Instrumented configurations: both halves' statistics, added up.
+  cudaError_t read_stats(LookbackStats& stats, cudaStream_t stream = 0) const {
+    if (cudaError_t e = small_.read_stats(stats, stream); e != cudaSuccess) return e;
+    if (large_.storage() == nullptr) return detail::succeed();
+    LookbackStats more{};
+    if (cudaError_t e = large_.read_stats(more, stream); e != cudaSuccess) return e;
+    stats.windows += more.windows;
+    stats.spin_rounds += more.spin_rounds;
+    stats.fallbacks += more.fallbacks;
+    stats.fallback_wins += more.fallback_wins;
+    return detail::succeed();
+  }
+  cudaError_t reset_stats(cudaStream_t stream = 0) {
+    if (cudaError_t e = small_.reset_stats(stream); e != cudaSuccess) return e;
+    return large_.storage() == nullptr ? detail::succeed() : large_.reset_stats(stream);
+  }
+
+ private:
+  template <class Run>
+  cudaError_t pick(std::int64_t n, Run run) {
+    if (small_.storage() == nullptr)
+      return detail::fail(cudaErrorInvalidValue, "ScanPlan used before a successful init()");
+    if (n > capacity_)
+      return detail::fail(cudaErrorInvalidValue, "num_items = " + std::to_string(n) +
+                                                     " exceeds the plan's capacity " +
+                                                     std::to_string(capacity_));
+    return Adaptive::template picks_small<T>(n) ? run(small_) : run(large_);
+  }
+
+  ScanPlan<T, Small> small_;
+  ScanPlan<T, Large> large_;
   std::int64_t capacity_ = 0;
 };
 

@@ -24,9 +24,19 @@ struct ForcedSplit : Cfg {
   static constexpr lookback::protocol::Protocol protocol_in_place = split(Cfg::protocol_in_place);
 };
 
+// The tile the sizes below are built from: a SizeAdaptive's large half's.
+template <class Cfg, class T>
+constexpr std::int64_t plan_tile_items() {
+  if constexpr (lookback::is_size_adaptive_v<Cfg>) {
+    return lookback::detail::tile_items<typename Cfg::large, T>();
+  } else {
+    return lookback::detail::tile_items<Cfg, T>();
+  }
+}
+
 template <class Cfg, class T>
 void many_launches() {
-  const std::int64_t tile = lookback::detail::tile_items<Cfg, T>();
+  const std::int64_t tile = plan_tile_items<Cfg, T>();
   const std::int64_t sizes[] = {
       (1 << 21) + 9, 5,       3 * tile + 1, (1 << 21) - 7, 1,       tile, (1 << 21) + 9,
       2 * tile - 1,  1 << 20, 33,           (1 << 21),     tile + 1};
@@ -108,11 +118,90 @@ void many_launches() {
   }
 
 // U16 and U8: 1- and 2-byte values, aligned and misaligned (the scalar
-// path), in place and out of place, inclusive and exclusive (coarsened is
-// their DefaultConfig). Until 2026-11-27 the scalar path of coarsened,
-// pipelined and fallback did not compile for them (over the agent's 64
-// chunks a thread; policy.hpp).
+// path), in place and out of place, inclusive and exclusive. Until 2026-11-27 the scalar path of
+// coarsened, pipelined and fallback did not compile for them (over the agent's 64 chunks a thread;
+// policy.hpp).
 LOOKBACK_PLAN_TESTS(WarpLookback, lookback::WarpLookback)
 LOOKBACK_PLAN_TESTS(Coarsened, lookback::Coarsened)
 LOOKBACK_PLAN_TESTS(Pipelined, lookback::Pipelined)
 LOOKBACK_PLAN_TESTS(Fallback, lookback::Fallback)
+
+// The default configuration of 1-, 2-, 4- and 8-byte values (a
+// SizeAdaptive): the sizes above run on both halves (warp-lookback up to 2^20
+// u32, 2^19 f64 and u16, 2^18 u8 items, pipelined above), one plan, in place
+// and not, misaligned and not.
+TEST(ScanPlan, DefaultU32) {
+  LOOKBACK_REQUIRE_GPU();
+  many_launches<lookback::DefaultConfig<std::uint32_t>, std::uint32_t>();
+}
+TEST(ScanPlan, DefaultF64) {
+  LOOKBACK_REQUIRE_GPU();
+  many_launches<lookback::DefaultConfig<double>, double>();
+}
+TEST(ScanPlan, DefaultU16) {
+  LOOKBACK_REQUIRE_GPU();
+  many_launches<lookback::DefaultConfig<std::uint16_t>, std::uint16_t>();
+}
+TEST(ScanPlan, DefaultU8) {
+  LOOKBACK_REQUIRE_GPU();
+  many_launches<lookback::DefaultConfig<std::uint8_t>, std::uint8_t>();
+}
+
+// Which half ran: an instrumented plan counts look-back windows in the
+// storage of the half that ran.
+TEST(ScanPlan, DefaultRunsTheHalfThatTheSizePicks) {
+  LOOKBACK_REQUIRE_GPU();
+  using Cfg = lookback::Instrumented<lookback::DefaultConfig<std::uint32_t>>;
+  constexpr std::int64_t small_n = std::int64_t{1} << 20;  // 107 warp-lookback tiles
+  constexpr std::int64_t large_n = small_n + 1;            // 129 pipelined tiles
+  static_assert(Cfg::picks_small<std::uint32_t>(small_n) &&
+                !Cfg::picks_small<std::uint32_t>(large_n));
+  lookback::ScanPlan<std::uint32_t, Cfg> plan;
+  ASSERT_EQ(plan.init(large_n), cudaSuccess) << lookback::last_error_message();
+  ASSERT_GT(plan.large_plan().capacity(), 0);
+  lt::DeviceBuffer<std::uint32_t> a(large_n), b(large_n);
+  ASSERT_TRUE(a && b);
+  const std::vector<std::uint32_t> in = lt::make_input<std::uint32_t>(large_n, 7);
+  LOOKBACK_CUDA_OK(
+      cudaMemcpy(a.get(), in.data(), large_n * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
+  const auto windows = [](const auto& half) {
+    lookback::LookbackStats st{};
+    EXPECT_EQ(half.read_stats(st), cudaSuccess) << lookback::last_error_message();
+    return st.windows;
+  };
+  for (const std::int64_t n : {small_n, large_n}) {
+    ASSERT_EQ(plan.reset_stats(), cudaSuccess);
+    ASSERT_EQ(plan.InclusiveSum(a.get(), b.get(), n), cudaSuccess)
+        << lookback::last_error_message();
+    std::vector<std::uint32_t> got(n);
+    LOOKBACK_CUDA_OK(
+        cudaMemcpy(got.data(), b.get(), n * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+    const std::vector<std::uint32_t> part(in.begin(), in.begin() + n);
+    EXPECT_TRUE(lt::equal_exactly(lt::reference_scan(part, Kind::Inclusive), got, 8192));
+    const bool small = n == small_n;
+    EXPECT_EQ(windows(plan.small_plan()) > 0, small) << "n = " << n;
+    EXPECT_EQ(windows(plan.large_plan()) > 0, !small) << "n = " << n;
+    lookback::LookbackStats total{};
+    ASSERT_EQ(plan.read_stats(total), cudaSuccess);
+    EXPECT_EQ(total.windows, windows(plan.small_plan()) + windows(plan.large_plan()));
+  }
+  // Beyond the capacity: an error from the adaptive plan, not from a half.
+  EXPECT_EQ(plan.InclusiveSum(a.get(), b.get(), large_n + 1), cudaErrorInvalidValue);
+  EXPECT_NE(std::string(lookback::last_error_message()).find("capacity " + std::to_string(large_n)),
+            std::string::npos)
+      << lookback::last_error_message();
+}
+
+// Up to the small half's share the large half holds no storage.
+TEST(ScanPlan, DefaultPlanWithinTheSmallShareHasNoLargeStorage) {
+  LOOKBACK_REQUIRE_GPU();
+  lookback::ScanPlan<std::uint32_t> plan;
+  ASSERT_EQ(plan.init(std::int64_t{1} << 20), cudaSuccess) << lookback::last_error_message();
+  EXPECT_EQ(plan.large_plan().bytes(), 0u);
+  EXPECT_EQ(plan.bytes(), plan.small_plan().bytes());
+  ASSERT_EQ(plan.init(std::int64_t{1} << 22), cudaSuccess) << lookback::last_error_message();
+  EXPECT_GT(plan.large_plan().bytes(), 0u);
+  ASSERT_EQ(plan.init(1000), cudaSuccess) << lookback::last_error_message();
+  EXPECT_EQ(plan.large_plan().bytes(), 0u);
+  EXPECT_EQ(plan.capacity(), 1000);
+}

@@ -45,15 +45,50 @@ TEST(ScanValidation, SizeQueryNeedsNoDevice) {
   EXPECT_STREQ(last_error_message(), "");
 }
 
-// The configuration the API takes when none is named: Pipelined for 4- and
-// 8-byte values, Coarsened for the rest (config.hpp). Their tiles differ in
-// size, so the temp-storage query tells which one a call used.
-static_assert(std::is_same_v<lookback::DefaultConfig<float>, lookback::Pipelined>);
-static_assert(std::is_same_v<lookback::DefaultConfig<double>, lookback::Pipelined>);
-static_assert(std::is_same_v<lookback::DefaultConfig<std::uint16_t>, lookback::Coarsened>);
-static_assert(std::is_same_v<lookback::DefaultConfig<std::uint8_t>, lookback::Coarsened>);
+// The configuration the API takes when none is named (config.hpp):
+// warp-lookback up to default_max_small_bytes of input (4 MiB of 4- and
+// 8-byte values, 1 MiB of 2-byte, 256 KiB of 1-byte ones), pipelined above;
+// Coarsened for values of other sizes. The three tiles differ in size, so
+// the temp-storage query tells which one a call used.
+template <std::size_t kBytes>
+using DefaultAdaptive = lookback::SizeAdaptive<lookback::WarpLookback, lookback::Pipelined,
+                                               lookback::default_max_small_bytes(kBytes)>;
+static_assert(lookback::default_max_small_bytes(4) == std::int64_t{4} << 20 &&
+              lookback::default_max_small_bytes(8) == std::int64_t{4} << 20 &&
+              lookback::default_max_small_bytes(2) == std::int64_t{1} << 20 &&
+              lookback::default_max_small_bytes(1) == std::int64_t{256} << 10);
+static_assert(std::is_same_v<lookback::DefaultConfig<float>, DefaultAdaptive<4>>);
+static_assert(std::is_same_v<lookback::DefaultConfig<double>, DefaultAdaptive<8>>);
+static_assert(std::is_same_v<lookback::DefaultConfig<std::uint16_t>, DefaultAdaptive<2>>);
+static_assert(std::is_same_v<lookback::DefaultConfig<std::uint8_t>, DefaultAdaptive<1>>);
+// A 12-byte value: DefaultConfig gives it Coarsened.
+struct Sum12 {
+  std::uint32_t v[3];
+  friend LOOKBACK_HD Sum12 operator+(const Sum12& l, const Sum12& r) {
+    return Sum12{{l.v[0] + r.v[0], l.v[1] + r.v[1], l.v[2] + r.v[2]}};
+  }
+};
+static_assert(sizeof(Sum12) == 12);
+static_assert(std::is_same_v<lookback::DefaultConfig<Sum12>, lookback::Coarsened>);
 static_assert(std::is_same_v<lookback::ScanPlan<std::uint32_t>,
-                             lookback::ScanPlan<std::uint32_t, lookback::Pipelined>>);
+                             lookback::ScanPlan<std::uint32_t, DefaultAdaptive<4>>>);
+static_assert(DefaultAdaptive<4>::picks_small<std::uint32_t>(std::int64_t{1} << 20) &&
+              !DefaultAdaptive<4>::picks_small<std::uint32_t>((std::int64_t{1} << 20) + 1) &&
+              DefaultAdaptive<8>::picks_small<double>(std::int64_t{1} << 19) &&
+              !DefaultAdaptive<8>::picks_small<double>((std::int64_t{1} << 19) + 1) &&
+              DefaultAdaptive<2>::picks_small<std::uint16_t>(std::int64_t{1} << 19) &&
+              !DefaultAdaptive<2>::picks_small<std::uint16_t>((std::int64_t{1} << 19) + 1) &&
+              DefaultAdaptive<1>::picks_small<std::uint8_t>(std::int64_t{1} << 18) &&
+              !DefaultAdaptive<1>::picks_small<std::uint8_t>((std::int64_t{1} << 18) + 1) &&
+              DefaultAdaptive<4>::picks_small<float>(-1));
+// Deterministic and Instrumented reach both halves.
+static_assert(std::is_same_v<lookback::Deterministic<DefaultAdaptive<4>>,
+                             lookback::SizeAdaptive<lookback::Deterministic<lookback::WarpLookback>,
+                                                    lookback::Deterministic<lookback::Pipelined>,
+                                                    std::int64_t{4} << 20>>);
+static_assert(lookback::Instrumented<DefaultAdaptive<4>>::instrumented &&
+              lookback::Instrumented<DefaultAdaptive<4>>::large::instrumented &&
+              !lookback::Instrumented<DefaultAdaptive<4>>::deterministic);
 
 template <class Config, class T>
 std::size_t query_bytes(std::int64_t n) {
@@ -64,14 +99,59 @@ std::size_t query_bytes(std::int64_t n) {
   return bytes;
 }
 
-TEST(ScanValidation, DefaultConfigurationIsPipelinedFor4And8ByteValues) {
-  constexpr std::int64_t n = std::int64_t{1} << 26;
-  ASSERT_NE((query_bytes<lookback::Pipelined, int>(n)), (query_bytes<lookback::Coarsened, int>(n)));
-  EXPECT_EQ((query_bytes<void, int>(n)), (query_bytes<lookback::Pipelined, int>(n)));
-  EXPECT_EQ((query_bytes<void, std::uint64_t>(n)),
-            (query_bytes<lookback::Pipelined, std::uint64_t>(n)));
-  ASSERT_NE((query_bytes<lookback::Pipelined, std::uint64_t>(n)),
-            (query_bytes<lookback::Coarsened, std::uint64_t>(n)));
+// At every n below, warp-lookback's tiles (9856 4-byte, 4480 8-byte items)
+// and pipelined's (8192, 3072) need different storage (descriptors come in
+// groups of 32: at 2^20 u32 items 107 and 128 tiles take the same, so the
+// boundary itself is checked by the static_assert above).
+template <class T>
+void expect_default_picks(std::int64_t n, bool warp_lookback) {
+  const std::size_t warp = query_bytes<lookback::WarpLookback, T>(n);
+  const std::size_t pipelined = query_bytes<lookback::Pipelined, T>(n);
+  ASSERT_NE(warp, pipelined) << "n = " << n;
+  EXPECT_EQ((query_bytes<void, T>(n)), warp_lookback ? warp : pipelined)
+      << "n = " << n << ", " << sizeof(T) << "-byte values";
+}
+
+TEST(ScanValidation, DefaultConfigurationSwitchesToPipelinedAboveItsShare) {
+  for (std::int64_t n : {32 * 9856, 96 * 9856})
+    expect_default_picks<int>(n, true);
+  for (std::int64_t n : {(1 << 20) + 1, 1 << 26})
+    expect_default_picks<int>(n, false);
+  for (std::int64_t n : {32 * 4480, 1 << 19})
+    expect_default_picks<std::uint64_t>(n, true);
+  for (std::int64_t n : {(1 << 19) + 1, 1 << 26})
+    expect_default_picks<std::uint64_t>(n, false);
+  // 2-byte values: warp-lookback's tile is 9856 items, pipelined's 8192 (at
+  // 2^19 items 54 and 64 tiles take the same storage).
+  expect_default_picks<std::uint16_t>(32 * 9856, true);
+  for (std::int64_t n : {(1 << 19) + 1, 1 << 26})
+    expect_default_picks<std::uint16_t>(n, false);
+  ASSERT_NE((query_bytes<lookback::Coarsened, Sum12>(1 << 26)),
+            (query_bytes<lookback::Pipelined, Sum12>(1 << 26)));
+  EXPECT_EQ((query_bytes<void, Sum12>(1 << 26)),
+            (query_bytes<lookback::Coarsened, Sum12>(1 << 26)));
+}
+
+// Storage queried for a small scan does not do for a large one, which the
+// other half runs: an error, not a launch.
+TEST(ScanValidation, DefaultConfigurationChecksStorageOfTheHalfItRuns) {
+  std::size_t bytes = query_bytes<void, int>(1000);
+  EXPECT_EQ(DeviceScan::InclusiveSum(fake<void>(kTemp), bytes, fake<const int>(kIn),
+                                     fake<int>(kOut), 1 << 24),
+            cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("temp storage too small")) << last_error_message();
+}
+
+// A plan of a SizeAdaptive holds the small half's storage up to its share and
+// the large half's beyond.
+TEST(ScanValidation, AdaptivePlanStorageIsBothHalves) {
+  using Plan = lookback::ScanPlan<std::uint32_t>;
+  using Warp = lookback::ScanPlan<std::uint32_t, lookback::WarpLookback>;
+  using Pipe = lookback::ScanPlan<std::uint32_t, lookback::Pipelined>;
+  EXPECT_EQ(Plan::storage_bytes(1000), Warp::storage_bytes(1000));
+  EXPECT_EQ(Plan::storage_bytes(1 << 20), Warp::storage_bytes(1 << 20));
+  EXPECT_EQ(Plan::storage_bytes(1 << 24),
+            Warp::storage_bytes(1 << 20) + Pipe::storage_bytes(1 << 24));
 }
 
 TEST(ScanValidation, ZeroItemsIsANoOp) {
@@ -163,12 +243,19 @@ TEST(ScanValidation, NoScalarPathNeedsVectorAlignment) {
   EXPECT_TRUE(mentions("16-byte aligned")) << last_error_message();
 }
 
-TEST(ScanValidation, PlanUsedBeforeInit) {
-  lookback::ScanPlan<float> plan;
+template <class Plan>
+void expect_use_before_init_fails() {
+  Plan plan;
   EXPECT_EQ(plan.InclusiveSum(fake<const float>(kIn), fake<float>(kOut), 10),
             cudaErrorInvalidValue);
   EXPECT_TRUE(mentions("before a successful init")) << last_error_message();
   EXPECT_EQ(plan.init(-1), cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("capacity -1")) << last_error_message();
+}
+
+TEST(ScanValidation, PlanUsedBeforeInit) {
+  expect_use_before_init_fails<lookback::ScanPlan<float>>();  // SizeAdaptive
+  expect_use_before_init_fails<lookback::ScanPlan<float, lookback::Pipelined>>();
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 //   lookback::WarpLookback, lookback::Coarsened, lookback::Pipelined,
 //   lookback::Fallback
 //   lookback::DefaultConfig<T>   what the API picks when none is named
+//   lookback::SizeAdaptive<S, L, bytes>  S up to `bytes` of input, L above
 //   lookback::Deterministic<C>   same variant, run-to-run bitwise identical
 //                                floating-point results
 //   lookback::ScanConfig<Variant, Policy, deterministic, instrumented,
@@ -16,6 +17,7 @@
 // Reset::HostMemset; ScanPlan uses the catalogue's Reset::Epoch.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -91,30 +93,89 @@ using Coarsened = ScanConfig<Variant::Coarsened>;
 using Pipelined = ScanConfig<Variant::Pipelined>;
 using Fallback = ScanConfig<Variant::Fallback>;
 
-// What DeviceScan and ScanPlan use unless told otherwise: Pipelined for 4-
-// and 8-byte values, Coarsened for other sizes (1- and 2-byte values were
-// never measured with Pipelined). H100, against Coarsened (bench/results/
-// README.md, 2026-11-26): u32 sum/max and f32 sum as fast or faster at every
-// power of two from 2^15 items (0-17% below 2^23, 11-23% at 2^23-2^25, 3-9%
-// from 2^26), at most 0.9 us behind at 2^10-2^14; u64 sum faster from 2^19
-// (6% at 2^20, 12% at 2^24, 2% at 2^30) and at 2^10-2^12, 0.5-1.2 us behind
-// at 2^13-2^18. Those u64 sizes, and u32 sizes such as 2^20 + 54,919 (1 us
-// behind), end in a partial tile, whose loads waited on each other until
-// 2026-11-26 evening; since then pipelined u64 is ahead at every power of
-// two from 2^10 (8.9 us against 10.6 at 2^16) and u32 at 2^20 + 54,919
-// (11.87 against 11.94; bench/results/README.md, "Partial last tiles"), and
-// since the smaller partial-tile code (2026-11-26, late) pipelined u32 is
-// ahead at every power of two from 2^10 too (7.2 us against 8.7 at 2^10;
-// "Partial-tile code size").
-template <class T>
-using DefaultConfig = std::conditional_t<sizeof(T) == 4 || sizeof(T) == 8, Pipelined, Coarsened>;
+// A configuration picked per call by the size of the input: Small for
+// scans of at most MaxSmallBytes bytes (n * sizeof(T)), Large above. Both are
+// whole configurations with their own protocol and kernels; nothing is shared
+// between them at run time. The stateless DeviceScan sizes and runs the one
+// that n picks (query and call with the same n, as CUB asks); a ScanPlan of
+// a SizeAdaptive holds one storage for each, since Reset::Epoch storage
+// belongs to one configuration (dispatch.cuh).
+template <class Small, class Large, std::int64_t MaxSmallBytes>
+struct SizeAdaptive {
+  static_assert(MaxSmallBytes >= 0);
+  static_assert(Small::deterministic == Large::deterministic &&
+                    Small::instrumented == Large::instrumented,
+                "both halves of a SizeAdaptive take the same flags");
+  using small = Small;
+  using large = Large;
+  static constexpr std::int64_t max_small_bytes = MaxSmallBytes;
+  static constexpr bool deterministic = Small::deterministic;
+  static constexpr bool instrumented = Small::instrumented;
+  template <class T>
+  static constexpr std::int64_t max_small_items() {
+    return MaxSmallBytes / static_cast<std::int64_t>(sizeof(T));
+  }
+  // Negative n picks Small too, whose validation reports it.
+  template <class T>
+  static constexpr bool picks_small(std::int64_t n) {
+    return n <= max_small_items<T>();
+  }
+};
 
 template <class C>
-using Deterministic =
-    ScanConfig<C::variant, typename C::policy, true, C::instrumented, C::scalar_path>;
+inline constexpr bool is_size_adaptive_v = false;
+template <class S, class L, std::int64_t B>
+inline constexpr bool is_size_adaptive_v<SizeAdaptive<S, L, B>> = true;
+
+// What DeviceScan and ScanPlan use unless told otherwise: warp-lookback for
+// small inputs, pipelined above (default_max_small_bytes: 4 MiB of 4- and
+// 8-byte values, 2^20 and 2^19 items; 1 MiB of 2-byte ones, 2^19 items; 256
+// KiB of 1-byte ones, 2^18 items); Coarsened for values of other sizes.
+// H100, time of warp-lookback / pipelined (bench --suite main,
+// bench/results/partial-tile-per-agent/h100_bench_main.csv): u32 sum, u32
+// exclusive, u32 max and f32 sum 0.75-0.83 at 2^10-2^12 (u32 sum 5.8 us
+// against 7.7 at 2^10), 0.86-1.03 at 2^13-2^14, 0.88-1.00 at 2^15-2^20 (0.3
+// us saved at 2^16 and 2^20), 1.03-1.05 at 2^21 and 1.22-1.25 at 2^23; u64
+// and f64 0.84-0.99 at 2^10-2^12 and 2^15-2^19, 1.00-1.03 at 2^13-2^14, 1.03
+// at 2^20. Between the powers of two (bench --suite explore --group
+// explore_default / explore_default_u64, bench/results/README.md, "Default
+// configuration by size"): u32 1.0 at 1.25 x 2^20, 1.03 at 1.5 x 2^20; u64
+// 1.05 at 1.25 x 2^19. 1- and 2-byte sums (explore_u16 / explore_u8, the same
+// run): warp-lookback ahead up to 2^18 items (u16 7.6 us against 8.3 at
+// 2^18), pipelined from 2^20 (u16 9.5 against 9.8; 92.3% of copy at 2^30
+// against coarsened's 82.6% and warp-lookback's 70.9%; u8 65.2%, coarsened
+// 64.4%). Until 2026-11-27 the default was Pipelined at every size for 4-
+// and 8-byte values and Coarsened for the others.
+constexpr std::int64_t default_max_small_bytes(std::size_t value_bytes) {
+  return value_bytes == 1   ? std::int64_t{256} << 10
+         : value_bytes == 2 ? std::int64_t{1} << 20
+                            : std::int64_t{4} << 20;
+}
+template <class T>
+using DefaultConfig =
+    std::conditional_t<sizeof(T) <= 2 || sizeof(T) == 4 || sizeof(T) == 8,
+                       SizeAdaptive<WarpLookback, Pipelined, default_max_small_bytes(sizeof(T))>,
+                       Coarsened>;
+
+namespace detail {
+// C with the deterministic and instrumented flags set (both halves of a
+// SizeAdaptive).
+template <class C, bool kDeterministic, bool kInstrumented>
+struct with_flags {
+  using type =
+      ScanConfig<C::variant, typename C::policy, kDeterministic, kInstrumented, C::scalar_path>;
+};
+template <class S, class L, std::int64_t B, bool kDeterministic, bool kInstrumented>
+struct with_flags<SizeAdaptive<S, L, B>, kDeterministic, kInstrumented> {
+  using type = SizeAdaptive<typename with_flags<S, kDeterministic, kInstrumented>::type,
+                            typename with_flags<L, kDeterministic, kInstrumented>::type, B>;
+};
+}  // namespace detail
+
 template <class C>
-using Instrumented =
-    ScanConfig<C::variant, typename C::policy, C::deterministic, true, C::scalar_path>;
+using Deterministic = typename detail::with_flags<C, true, C::instrumented>::type;
+template <class C>
+using Instrumented = typename detail::with_flags<C, C::deterministic, true>::type;
 
 // Run-time options of one call.
 struct Options {

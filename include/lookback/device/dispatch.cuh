@@ -35,9 +35,14 @@ constexpr std::int64_t tile_items() {
 }
 // Tile ids are 32-bit and the grid has at most one block per tile
 // (gridDim.x < 2^31; persistent blocks draw num_tiles + gridDim.x tickets).
+// A SizeAdaptive configuration: its large half's.
 template <class Cfg, class T>
 constexpr std::int64_t max_items() {
-  return std::int64_t{0x7fffffff} * tile_items<Cfg, T>();
+  if constexpr (is_size_adaptive_v<Cfg>) {
+    return max_items<typename Cfg::large, T>();
+  } else {
+    return std::int64_t{0x7fffffff} * tile_items<Cfg, T>();
+  }
 }
 template <class Cfg, class T>
 constexpr std::uint64_t tiles_for(std::int64_t n) {

@@ -166,7 +166,10 @@ constexpr int policy_tile_items() {
 // tile), not its bytes: each item holds a register, and the scalar path
 // holds one item per chunk, at most 64 chunks a thread (agent_striped.cuh).
 // 128 + 128 bytes of them did not compile on the scalar path and spilled
-// 0.6-3 KB on the vector path (ptxas 13.0, sm_90). Not measured for speed.
+// 0.6-3 KB on the vector path (ptxas 13.0, sm_90). H100, % of copy at 2^26 /
+// 2^30 (bench --suite explore --group explore_u16 / explore_u8, 2026-11-27;
+// bench/results/README.md, "1- and 2-byte values"): u16 76.6 / 82.6, u8
+// 60.4 / 64.4; pipelined is ahead of it for both from 2^20 items.
 struct CoarsenedPolicy : TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128> {
   template <class T>
   static constexpr int items() {
@@ -191,10 +194,14 @@ static_assert(policy_tile_items<CoarsenedPolicy, std::uint16_t>() == 16384 &&
 // ScanPlan<std::uint16_t, Pipelined> did not compile. u32's counts (24 + 40)
 // would not do for u8 either: its register items must be a multiple of its
 // 16-item vector. 16 in registers (u32: 24) keeps two tiles' register sets
-// within the 128-register bound (ptxas 13.0, sm_90: no spill). Not measured
-// for speed; in place, the fallback's 1- and 2-byte strong output stores
-// (scalar path, partial last vector) are CAS loops (libcu++ has no native
-// 8- or 16-bit atomic store).
+// within the 128-register bound (ptxas 13.0, sm_90: no spill). H100, % of
+// copy at 2^26 / 2^30 (explore_u16 / explore_u8, 2026-11-27): pipelined u16
+// 89.9 / 92.3, u8 63.2 / 65.2; fallback u16 89.2 / 91.8, u8 60.9 / 62.5. u8
+// stays far from copy: an 8 KiB tile pays a whole tile's look-back and
+// block-wide steps for a quarter of u32's bytes (not tuned further). In
+// place, the fallback's 1- and 2-byte strong output stores (scalar path,
+// partial last vector) are CAS loops (libcu++ has no native 8- or 16-bit
+// atomic store; not measured).
 inline constexpr int kPersistentSmallItems = 16;
 inline constexpr int kPersistentSmallStagedItems = 48;
 // Persistent blocks of two tiles each (the pipelined protocol,
@@ -301,7 +308,10 @@ static_assert(FallbackPolicy::items<std::uint64_t>() == 4 &&
 // look-back delay 3000 ns from 1024 tiles. Other sizes take 176 bytes a
 // thread (12-byte values 14 items, 16-byte 11), capped at 44 items for 1-
 // and 2-byte values (each item holds a register; CUB caps its scaling the
-// same way); those sizes were not measured. Larger tiles than CUB's (128 x
+// same way). 1- and 2-byte sums (explore_u16 / explore_u8, 2026-11-27): the
+// fastest variant up to 2^18 items (u16 7.6 us at 2^18 against pipelined's
+// 8.3), 70.9% (u16) and 40.7% (u8) of copy at 2^30; 12- and 16-byte values
+// were not measured. Larger tiles than CUB's (128 x
 // 24 u32, 224 x 12 u64) put more data in flight per SM, which one-tile
 // blocks need (coarsened's finding too). ptxas 13.0, sm_90: 72-80 registers
 // (sums, max, affine maps, deterministic floats, instrumented), no spill.
