@@ -633,7 +633,7 @@ void explore_suite(const Settings& s) {
   // 1- and 2-byte sums, first timed 2026-11-27: every configuration at its
   // default shape (coarsened 32 + 32 items a thread; pipelined and fallback
   // 16 + 48; warp-lookback 44; policy.hpp). They chose these sizes'
-  // DefaultConfig (config.hpp): warp-lookback up to 2^19 u16 / 2^18 u8
+  // DefaultConfig (config.hpp): warp-lookback up to 2^18 u16 / 2^17 u8
   // items, pipelined above; coarsened was their default before.
   const auto narrow_sizes = powers_of_two(s, {10, 14, 16, 18, 20, 22, 24, 26, 28, 30});
   run_op<Case<std::uint16_t, OpKind::Sum, false>, std::uint16_t, false, BWarp, BCoarse, BPipelined,
@@ -650,8 +650,8 @@ void explore_suite(const Settings& s) {
   using BDefault64 =
       lookback::SizeAdaptive<BWarp, BPipelined, lookback::default_max_small_bytes(8)>;
   std::vector<std::int64_t> switch_sizes;
-  for (std::int64_t k :
-       {8, 128, 512, 2048, 3072, 4096, 5120, 6144, 7168, 8192, 10240, 12288, 14336, 16384, 32768})
+  for (std::int64_t k : {8, 128, 512, 1024, 1536, 2048, 3072, 4096, 5120, 6144, 7168, 8192, 10240,
+                         12288, 14336, 16384, 32768})
     if (k * 128 >= (std::int64_t{1} << s.min_log) && k * 128 <= (std::int64_t{1} << s.max_log))
       switch_sizes.push_back(k * 128);
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarp, BPipelined,
@@ -659,6 +659,16 @@ void explore_suite(const Settings& s) {
   run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false, BWarp, BPipelined,
          BDefault64>(s, "explore_default_u64", switch_sizes,
                      {"warp-lookback", "pipelined", "default"});
+  // 1- and 2-byte values: coarsened was their default until 2026-11-27.
+  using BDefault16 =
+      lookback::SizeAdaptive<BWarp, BPipelined, lookback::default_max_small_bytes(2)>;
+  using BDefault8 = lookback::SizeAdaptive<BWarp, BPipelined, lookback::default_max_small_bytes(1)>;
+  run_op<Case<std::uint16_t, OpKind::Sum, false>, std::uint16_t, false, BWarp, BCoarse, BPipelined,
+         BDefault16>(s, "explore_default_u16", switch_sizes,
+                     {"warp-lookback", "coarsened", "pipelined", "default"});
+  run_op<Case<std::uint8_t, OpKind::Sum, false>, std::uint8_t, false, BWarp, BCoarse, BPipelined,
+         BDefault8>(s, "explore_default_u8", switch_sizes,
+                    {"warp-lookback", "coarsened", "pipelined", "default"});
   // The scalar path (pointers one item past a 16-byte boundary): since the
   // partial-tile change its kernels spill more (ptxas: pipelined u32 164
   // bytes, none before; bench/results/README.md, "Partial last tiles").
@@ -748,7 +758,9 @@ void stats_suite(const Settings& s) {
   const std::int64_t n = std::int64_t{1} << 24;
   // The blocking simulation: every second tile sleeps before publishing its
   // AGGREGATE, so its successors wait (or, past the spin bound, fall back).
-  for (std::uint32_t stall : {20000u, 100000u}) {
+  // Stalls from 1 us (a tile's own time at 2^24 is about 13 us a block) to
+  // 100 us (twice the unstalled scan).
+  for (std::uint32_t stall : {1000u, 2000u, 5000u, 10000u, 20000u, 100000u}) {
     Perturbation q{};
     q.stall_ns = stall;
     q.stall_every = 2;

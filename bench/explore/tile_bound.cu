@@ -1325,7 +1325,7 @@ int main(int argc, char** argv) {
       cub::DeviceScan::InclusiveSum(nullptr, cub_bytes, env.in, env.out, static_cast<int>(max_n)));
   void* cub_temp;
   CHECK(cudaMalloc(&cub_temp, cub_bytes));
-  lookback::ScanPlan<unsigned> plan;
+  lookback::ScanPlan<unsigned, lookback::Coarsened> plan;  // the "library coarsened" rows
   CHECK(plan.init(max_n, 0));
   lookback::ScanPlan<unsigned, lookback::Pipelined> pplan;
   CHECK(pplan.init(max_n, 0));

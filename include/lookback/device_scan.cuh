@@ -38,8 +38,10 @@
 // identical floating point), or a lookback::ScanConfig<...> with your own
 // TilePolicy, or a lookback::SizeAdaptive<Small, Large, bytes> that picks one
 // of two by the size of each call's input. Without one,
-// lookback::DefaultConfig<T>: for 4- and 8-byte values WarpLookback up to 4
-// MiB of input and Pipelined above, Coarsened for other sizes.
+// lookback::DefaultConfig<T>: for 1-, 2-, 4- and 8-byte values WarpLookback
+// up to config.hpp's default_max_small_bytes of input (4 MiB of 4- and 8-byte
+// values, 512 KiB of 2-byte, 128 KiB of 1-byte ones) and Pipelined above,
+// Coarsened for values of other sizes.
 //
 // Contract: T trivially copyable and default constructible; the operator
 // associative (not necessarily commutative), callable on host and device;
@@ -99,8 +101,20 @@ cudaError_t stateless_scan(void* d_temp, std::size_t& temp_bytes, const T* in, T
     if (Cfg::template picks_small<T>(n))
       return stateless_scan<typename Cfg::small, kExclusive>(d_temp, temp_bytes, in, out, n, op,
                                                              init, stream, options);
-    return stateless_scan<typename Cfg::large, kExclusive>(d_temp, temp_bytes, in, out, n, op, init,
-                                                           stream, options);
+    const cudaError_t e = stateless_scan<typename Cfg::large, kExclusive>(
+        d_temp, temp_bytes, in, out, n, op, init, stream, options);
+    if (d_temp == nullptr && e == cudaSuccess) {
+      // A query above the switch covers every smaller n on the small half
+      // too (whose tiles may be smaller than the large half's): storage
+      // sized for the largest n does for all, as with one configuration.
+      std::size_t small_bytes = 0;
+      const cudaError_t es = stateless_scan<typename Cfg::small, kExclusive>(
+          nullptr, small_bytes, in, out, Cfg::template max_small_items<T>(), op, init, stream,
+          options);
+      if (es != cudaSuccess) return es;
+      temp_bytes = std::max(temp_bytes, small_bytes);
+    }
+    return e;
   } else {
     return stateless_scan_one<Cfg, kExclusive>(d_temp, temp_bytes, in, out, n, op, init, stream,
                                                options);

@@ -24,22 +24,20 @@ struct ForcedSplit : Cfg {
   static constexpr lookback::protocol::Protocol protocol_in_place = split(Cfg::protocol_in_place);
 };
 
-// The tile the sizes below are built from: a SizeAdaptive's large half's.
-template <class Cfg, class T>
-constexpr std::int64_t plan_tile_items() {
-  if constexpr (lookback::is_size_adaptive_v<Cfg>) {
-    return lookback::detail::tile_items<typename Cfg::large, T>();
-  } else {
-    return lookback::detail::tile_items<Cfg, T>();
-  }
-}
-
 template <class Cfg, class T>
 void many_launches() {
-  const std::int64_t tile = plan_tile_items<Cfg, T>();
-  const std::int64_t sizes[] = {
+  // Tile edges of the configuration that runs the largest size (a
+  // SizeAdaptive's large half), and for a SizeAdaptive those of its small
+  // half and the switch itself.
+  const std::int64_t tile = lt::tile_items_for<Cfg, T>(std::int64_t{1} << 40);
+  std::vector<std::int64_t> sizes = {
       (1 << 21) + 9, 5,       3 * tile + 1, (1 << 21) - 7, 1,       tile, (1 << 21) + 9,
       2 * tile - 1,  1 << 20, 33,           (1 << 21),     tile + 1};
+  if constexpr (lookback::is_size_adaptive_v<Cfg>) {
+    const std::int64_t small_tile = lt::tile_items_for<Cfg, T>(1);
+    const std::int64_t share = Cfg::template max_small_items<T>();
+    sizes.insert(sizes.begin() + 3, {small_tile, share + 1, 2 * small_tile - 1, share});
+  }
   const std::int64_t cap = (1 << 21) + 16;
   lookback::ScanPlan<T, Cfg> plan;
   ASSERT_EQ(plan.init(cap), cudaSuccess) << lookback::last_error_message();
@@ -61,7 +59,7 @@ void many_launches() {
           << lookback::last_error_message();
       std::vector<T> got(in.size());
       LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), d_out, n * sizeof(T), cudaMemcpyDeviceToHost));
-      ASSERT_TRUE(lt::equal_exactly(want, got, tile))
+      ASSERT_TRUE(lt::equal_exactly(want, got, lt::tile_items_for<Cfg, T>(n)))
           << "launch " << launch << ", n = " << n << ", " << lt::name(kind)
           << (in_place ? ", in place" : "");
       ++launch;
@@ -128,7 +126,7 @@ LOOKBACK_PLAN_TESTS(Fallback, lookback::Fallback)
 
 // The default configuration of 1-, 2-, 4- and 8-byte values (a
 // SizeAdaptive): the sizes above run on both halves (warp-lookback up to 2^20
-// u32, 2^19 f64 and u16, 2^18 u8 items, pipelined above), one plan, in place
+// u32, 2^19 f64, 2^18 u16 and 2^17 u8 items, pipelined above), one plan, in place
 // and not, misaligned and not.
 TEST(ScanPlan, DefaultU32) {
   LOOKBACK_REQUIRE_GPU();

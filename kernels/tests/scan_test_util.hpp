@@ -205,6 +205,18 @@ template <class T>
          << ", got " << show(got[first]);
 }
 
+// Items per tile of the configuration that scans n items (a SizeAdaptive's
+// half that n picks), for reports and tile-edge sizes.
+template <class Cfg, class T>
+constexpr std::int64_t tile_items_for(std::int64_t n) {
+  if constexpr (is_size_adaptive_v<Cfg>) {
+    return Cfg::template picks_small<T>(n) ? detail::tile_items<typename Cfg::small, T>()
+                                           : detail::tile_items<typename Cfg::large, T>();
+  } else {
+    return detail::tile_items<Cfg, T>();
+  }
+}
+
 // |got - want| <= bound * (sum of |x| up to i) for real-valued floats.
 template <class T>
 ::testing::AssertionResult close_relative(const std::vector<T>& in, const std::vector<T>& want,
@@ -328,7 +340,7 @@ void run_matrix_case(std::int64_t n, Kind kind, Placement placement) {
     LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), d_out, count * sizeof(T), cudaMemcpyDeviceToHost));
   }
   LOOKBACK_CUDA_OK(cudaDeviceSynchronize());
-  EXPECT_TRUE(equal_exactly(want, got, detail::tile_items<Cfg, T>()));
+  EXPECT_TRUE(equal_exactly(want, got, tile_items_for<Cfg, T>(n)));
 }
 
 struct MatrixCase {

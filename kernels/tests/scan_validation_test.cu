@@ -47,7 +47,7 @@ TEST(ScanValidation, SizeQueryNeedsNoDevice) {
 
 // The configuration the API takes when none is named (config.hpp):
 // warp-lookback up to default_max_small_bytes of input (4 MiB of 4- and
-// 8-byte values, 1 MiB of 2-byte, 256 KiB of 1-byte ones), pipelined above;
+// 8-byte values, 512 KiB of 2-byte, 128 KiB of 1-byte ones), pipelined above;
 // Coarsened for values of other sizes. The three tiles differ in size, so
 // the temp-storage query tells which one a call used.
 template <std::size_t kBytes>
@@ -55,8 +55,8 @@ using DefaultAdaptive = lookback::SizeAdaptive<lookback::WarpLookback, lookback:
                                                lookback::default_max_small_bytes(kBytes)>;
 static_assert(lookback::default_max_small_bytes(4) == std::int64_t{4} << 20 &&
               lookback::default_max_small_bytes(8) == std::int64_t{4} << 20 &&
-              lookback::default_max_small_bytes(2) == std::int64_t{1} << 20 &&
-              lookback::default_max_small_bytes(1) == std::int64_t{256} << 10);
+              lookback::default_max_small_bytes(2) == std::int64_t{512} << 10 &&
+              lookback::default_max_small_bytes(1) == std::int64_t{128} << 10);
 static_assert(std::is_same_v<lookback::DefaultConfig<float>, DefaultAdaptive<4>>);
 static_assert(std::is_same_v<lookback::DefaultConfig<double>, DefaultAdaptive<8>>);
 static_assert(std::is_same_v<lookback::DefaultConfig<std::uint16_t>, DefaultAdaptive<2>>);
@@ -76,10 +76,10 @@ static_assert(DefaultAdaptive<4>::picks_small<std::uint32_t>(std::int64_t{1} << 
               !DefaultAdaptive<4>::picks_small<std::uint32_t>((std::int64_t{1} << 20) + 1) &&
               DefaultAdaptive<8>::picks_small<double>(std::int64_t{1} << 19) &&
               !DefaultAdaptive<8>::picks_small<double>((std::int64_t{1} << 19) + 1) &&
-              DefaultAdaptive<2>::picks_small<std::uint16_t>(std::int64_t{1} << 19) &&
-              !DefaultAdaptive<2>::picks_small<std::uint16_t>((std::int64_t{1} << 19) + 1) &&
-              DefaultAdaptive<1>::picks_small<std::uint8_t>(std::int64_t{1} << 18) &&
-              !DefaultAdaptive<1>::picks_small<std::uint8_t>((std::int64_t{1} << 18) + 1) &&
+              DefaultAdaptive<2>::picks_small<std::uint16_t>(std::int64_t{1} << 18) &&
+              !DefaultAdaptive<2>::picks_small<std::uint16_t>((std::int64_t{1} << 18) + 1) &&
+              DefaultAdaptive<1>::picks_small<std::uint8_t>(std::int64_t{1} << 17) &&
+              !DefaultAdaptive<1>::picks_small<std::uint8_t>((std::int64_t{1} << 17) + 1) &&
               DefaultAdaptive<4>::picks_small<float>(-1));
 // Deterministic and Instrumented reach both halves.
 static_assert(std::is_same_v<lookback::Deterministic<DefaultAdaptive<4>>,
@@ -121,11 +121,14 @@ TEST(ScanValidation, DefaultConfigurationSwitchesToPipelinedAboveItsShare) {
     expect_default_picks<std::uint64_t>(n, true);
   for (std::int64_t n : {(1 << 19) + 1, 1 << 26})
     expect_default_picks<std::uint64_t>(n, false);
-  // 2-byte values: warp-lookback's tile is 9856 items, pipelined's 8192 (at
-  // 2^19 items 54 and 64 tiles take the same storage).
-  expect_default_picks<std::uint16_t>(32 * 9856, true);
-  for (std::int64_t n : {(1 << 19) + 1, 1 << 26})
+  // 1- and 2-byte values: warp-lookback's tile is 9856 items, pipelined's
+  // 8192. Up to their switch (2^18 u16, 2^17 u8 items) both take 32
+  // descriptors, so only the large side is told apart here (u8 at 2^17 + 1:
+  // 14 and 17 tiles, 32 descriptors each); the static_assert above checks
+  // the switch itself.
+  for (std::int64_t n : {(1 << 18) + 1, 1 << 26})
     expect_default_picks<std::uint16_t>(n, false);
+  expect_default_picks<std::uint8_t>(1 << 26, false);
   ASSERT_NE((query_bytes<lookback::Coarsened, Sum12>(1 << 26)),
             (query_bytes<lookback::Pipelined, Sum12>(1 << 26)));
   EXPECT_EQ((query_bytes<void, Sum12>(1 << 26)),
@@ -140,6 +143,23 @@ TEST(ScanValidation, DefaultConfigurationChecksStorageOfTheHalfItRuns) {
                                      fake<int>(kOut), 1 << 24),
             cudaErrorInvalidValue);
   EXPECT_TRUE(mentions("temp storage too small")) << last_error_message();
+}
+
+// CUB's usage, query once for the largest n: a query above the switch also
+// covers the small half's largest scan. Here that needs more than the large
+// half's own storage: pipelined's tiles (8192 u32 items) are smaller than
+// warp-lookback's (9856), and descriptors come in groups of 32 (300,000 items:
+// 37 pipelined tiles, 64 descriptors; 300,001: 31 warp-lookback tiles, 32).
+TEST(ScanValidation, AdaptiveQueryAboveTheSwitchCoversTheSmallHalf) {
+  constexpr std::int64_t share = 300000;
+  using SmallTilesFirst =
+      lookback::SizeAdaptive<lookback::Pipelined, lookback::WarpLookback, share * 4>;
+  const std::size_t small_largest = query_bytes<lookback::Pipelined, int>(share);
+  ASSERT_LT((query_bytes<lookback::WarpLookback, int>(share + 1)), small_largest);
+  EXPECT_EQ((query_bytes<SmallTilesFirst, int>(share + 1)), small_largest);
+  EXPECT_EQ((query_bytes<SmallTilesFirst, int>(share)), small_largest);
+  EXPECT_EQ((query_bytes<SmallTilesFirst, int>(1 << 24)),
+            (query_bytes<lookback::WarpLookback, int>(1 << 24)));
 }
 
 // A plan of a SizeAdaptive holds the small half's storage up to its share and

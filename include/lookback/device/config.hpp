@@ -10,9 +10,9 @@
 //   lookback::ScanConfig<Variant, Policy, deterministic, instrumented,
 //                        scalar_path>       everything spelled out
 //
-// Each configuration carries two protocols, both straight from the
-// catalogue: `protocol` for out-of-place scans and `protocol_in_place` for
-// d_in == d_out (only the fallback differs: "fallback-inplace"). The API
+// Each ScanConfig carries two protocols, both straight from the catalogue
+// (a SizeAdaptive's two halves carry theirs): `protocol` for out-of-place scans and
+// `protocol_in_place` for d_in == d_out (only the fallback differs: "fallback-inplace"). The API
 // changes one field of them: the stateless CUB-shaped DeviceScan uses
 // Reset::HostMemset; ScanPlan uses the catalogue's Reset::Epoch.
 #pragma once
@@ -95,11 +95,13 @@ using Fallback = ScanConfig<Variant::Fallback>;
 
 // A configuration picked per call by the size of the input: Small for
 // scans of at most MaxSmallBytes bytes (n * sizeof(T)), Large above. Both are
-// whole configurations with their own protocol and kernels; nothing is shared
-// between them at run time. The stateless DeviceScan sizes and runs the one
-// that n picks (query and call with the same n, as CUB asks); a ScanPlan of
-// a SizeAdaptive holds one storage for each, since Reset::Epoch storage
-// belongs to one configuration (dispatch.cuh).
+// whole configurations (ScanConfigs) with their own protocol and kernels;
+// nothing is shared between them at run time. The stateless DeviceScan sizes
+// and runs the one that n picks (a query above the switch returns enough for
+// every smaller n too); a ScanPlan of a SizeAdaptive holds one storage for
+// each, since Reset::Epoch storage belongs to one configuration
+// (dispatch.cuh). The most items it takes are Large's. The API recognises
+// SizeAdaptive itself, not classes derived from it.
 template <class Small, class Large, std::int64_t MaxSmallBytes>
 struct SizeAdaptive {
   static_assert(MaxSmallBytes >= 0);
@@ -129,26 +131,29 @@ inline constexpr bool is_size_adaptive_v<SizeAdaptive<S, L, B>> = true;
 
 // What DeviceScan and ScanPlan use unless told otherwise: warp-lookback for
 // small inputs, pipelined above (default_max_small_bytes: 4 MiB of 4- and
-// 8-byte values, 2^20 and 2^19 items; 1 MiB of 2-byte ones, 2^19 items; 256
-// KiB of 1-byte ones, 2^18 items); Coarsened for values of other sizes.
+// 8-byte values, 2^20 and 2^19 items; 512 KiB of 2-byte ones, 2^18 items;
+// 128 KiB of 1-byte ones, 2^17 items); Coarsened for values of other sizes.
 // H100, time of warp-lookback / pipelined (bench --suite main,
 // bench/results/partial-tile-per-agent/h100_bench_main.csv): u32 sum, u32
 // exclusive, u32 max and f32 sum 0.75-0.83 at 2^10-2^12 (u32 sum 5.8 us
 // against 7.7 at 2^10), 0.86-1.03 at 2^13-2^14, 0.88-1.00 at 2^15-2^20 (0.3
 // us saved at 2^16 and 2^20), 1.03-1.05 at 2^21 and 1.22-1.25 at 2^23; u64
-// and f64 0.84-0.99 at 2^10-2^12 and 2^15-2^19, 1.00-1.03 at 2^13-2^14, 1.03
-// at 2^20. Between the powers of two (bench --suite explore --group
+// and f64 0.84-0.99 at 2^10-2^12 and 2^15-2^19, 1.00-1.03 at 2^13-2^14,
+// 1.03-1.04 at 2^20. Between the powers of two (bench --suite explore --group
 // explore_default / explore_default_u64, bench/results/README.md, "Default
 // configuration by size"): u32 1.0 at 1.25 x 2^20, 1.03 at 1.5 x 2^20; u64
-// 1.05 at 1.25 x 2^19. 1- and 2-byte sums (explore_u16 / explore_u8, the same
-// run): warp-lookback ahead up to 2^18 items (u16 7.6 us against 8.3 at
-// 2^18), pipelined from 2^20 (u16 9.5 against 9.8; 92.3% of copy at 2^30
-// against coarsened's 82.6% and warp-lookback's 70.9%; u8 65.2%, coarsened
-// 64.4%). Until 2026-11-27 the default was Pipelined at every size for 4-
+// 1.05 at 1.25 x 2^19. 1- and 2-byte sums (explore_u16 / explore_u8 and
+// explore_default_u16 / _u8, two runs): warp-lookback ahead at 2^10 (u16 5.6
+// us against 7.5), the variants within about 0.5 us of each other from 2^14
+// to 2^18 (the order changes from run to run), pipelined ahead of
+// warp-lookback from 1.5 x 2^18 u16 items (8.2 us against 8.8) and 1.5 x
+// 2^17 u8 items, and at 2^30 92.3% of copy for u16 against coarsened's 82.6%
+// and warp-lookback's 70.9% (u8 65.2%, coarsened 64.4%, coarsened up to 0.3
+// us faster at 2^19-2^22). Until 2026-11-27 the default was Pipelined at every size for 4-
 // and 8-byte values and Coarsened for the others.
 constexpr std::int64_t default_max_small_bytes(std::size_t value_bytes) {
-  return value_bytes == 1   ? std::int64_t{256} << 10
-         : value_bytes == 2 ? std::int64_t{1} << 20
+  return value_bytes == 1   ? std::int64_t{128} << 10
+         : value_bytes == 2 ? std::int64_t{512} << 10
                             : std::int64_t{4} << 20;
 }
 template <class T>

@@ -160,16 +160,17 @@ constexpr int policy_tile_items() {
 // 5.0% (u32 exclusive) and 2.9% (u64) slower from 2^26; below 2^21 the
 // change is within +-2% on the geometric mean, up to +8% at 2^10-2^12 for
 // 8-byte values (H100; bench/results/README.md, "Partial tiles per
-// agent"). Other sizes (coarsened is their default) were not measured and
-// keep the full warps on the full path.
+// agent"). Other sizes were not measured and keep the full warps on the
+// full path.
 // 1- and 2-byte values take u32's item counts, 32 + 32 staged (a 16384-item
 // tile), not its bytes: each item holds a register, and the scalar path
 // holds one item per chunk, at most 64 chunks a thread (agent_striped.cuh).
 // 128 + 128 bytes of them did not compile on the scalar path and spilled
 // 0.6-3 KB on the vector path (ptxas 13.0, sm_90). H100, % of copy at 2^26 /
 // 2^30 (bench --suite explore --group explore_u16 / explore_u8, 2026-11-27;
-// bench/results/README.md, "1- and 2-byte values"): u16 76.6 / 82.6, u8
-// 60.4 / 64.4; pipelined is ahead of it for both from 2^20 items.
+// bench/results/README.md, "Default configuration by size; 1- and 2-byte
+// values"): u16 76.6 / 82.6, u8 60.4 / 64.4; pipelined is ahead of it for
+// u16 from 2^20 items, level with it for u8 to 2^22 and ahead from 2^24.
 struct CoarsenedPolicy : TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128> {
   template <class T>
   static constexpr int items() {
@@ -308,14 +309,14 @@ static_assert(FallbackPolicy::items<std::uint64_t>() == 4 &&
 // look-back delay 3000 ns from 1024 tiles. Other sizes take 176 bytes a
 // thread (12-byte values 14 items, 16-byte 11), capped at 44 items for 1-
 // and 2-byte values (each item holds a register; CUB caps its scaling the
-// same way). 1- and 2-byte sums (explore_u16 / explore_u8, 2026-11-27): the
-// fastest variant up to 2^18 items (u16 7.6 us at 2^18 against pipelined's
-// 8.3), 70.9% (u16) and 40.7% (u8) of copy at 2^30; 12- and 16-byte values
-// were not measured. Larger tiles than CUB's (128 x
-// 24 u32, 224 x 12 u64) put more data in flight per SM, which one-tile
-// blocks need (coarsened's finding too). ptxas 13.0, sm_90: 72-80 registers
-// (sums, max, affine maps, deterministic floats, instrumented), no spill.
-// H100, inclusive sum, % of copy at 2^24 / 2^26 / 2^28 / 2^30 (bench
+// same way). 1- and 2-byte sums (explore_u16 / explore_u8, 2026-11-27):
+// within 0.2 us of the fastest variant up to 2^18 items and ahead at 2^10
+// and 2^16 (u16 7.6 us at 2^18 against pipelined's 8.3), 70.9% (u16) and
+// 40.7% (u8) of copy at 2^30; 12- and 16-byte values were not measured. Larger tiles than CUB's
+// (128 x 24 u32, 224 x 12 u64) put more data in flight per SM, which one-tile blocks need
+// (coarsened's finding too). ptxas 13.0, sm_90: 72-80 registers (sums, max, affine maps,
+// deterministic floats, instrumented), no spill. H100, inclusive sum, % of copy at 2^24 / 2^26 /
+// 2^28 / 2^30 (bench
 // --suite explore --group explore_warp / explore_warp_u64, 2026-11-26
 // afternoon; one run each, on different cards: bench/results/warp-shape/):
 //   u32 224 x 44: 78.2 / 88.5 / 91.7 / 92.2, against 128 x 24 73.0 / 78.5 /

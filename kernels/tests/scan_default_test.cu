@@ -1,0 +1,79 @@
+// The default configuration (lookback::DefaultConfig<T>, a SizeAdaptive)
+// through the stateless DeviceScan: sizes at the small half's tile edges, the
+// largest size of the small half (warp-lookback) and the next (pipelined),
+// inclusive and exclusive, aligned, misaligned and in place, for every value
+// size it covers; and one temp allocation, sized by a query for the largest
+// n, serving scans on both halves.
+#include "scan_test_util.hpp"
+
+namespace lt = lookback::testing;
+using lt::Kind;
+using lt::Placement;
+
+namespace {
+
+template <class T>
+void around_the_switch() {
+  using Cfg = lookback::DefaultConfig<T>;
+  static_assert(lookback::is_size_adaptive_v<Cfg>);
+  const std::int64_t share = Cfg::template max_small_items<T>();
+  const std::int64_t small_tile = lt::tile_items_for<Cfg, T>(1);
+  for (const std::int64_t n : {small_tile, small_tile + 1, 2 * small_tile - 1, share, share + 1})
+    for (const Kind kind : {Kind::Inclusive, Kind::Exclusive})
+      for (const Placement placement :
+           {Placement::OutOfPlace, Placement::InPlace, Placement::Offset3Mixed}) {
+        SCOPED_TRACE(testing::Message() << "n = " << n << ", " << lt::name(kind) << ", placement "
+                                        << static_cast<int>(placement));
+        lt::run_matrix_case<Cfg, T>(n, kind, placement);
+        if (HasFatalFailure()) return;
+      }
+}
+
+TEST(ScanDefault, AroundTheSwitchU32) {
+  LOOKBACK_REQUIRE_GPU();
+  around_the_switch<std::uint32_t>();
+}
+TEST(ScanDefault, AroundTheSwitchF64) {
+  LOOKBACK_REQUIRE_GPU();
+  around_the_switch<double>();
+}
+TEST(ScanDefault, AroundTheSwitchU16) {
+  LOOKBACK_REQUIRE_GPU();
+  around_the_switch<std::uint16_t>();
+}
+TEST(ScanDefault, AroundTheSwitchU8) {
+  LOOKBACK_REQUIRE_GPU();
+  around_the_switch<std::uint8_t>();
+}
+
+// CUB's usage: query once for the largest n, then scan smaller inputs with
+// that storage, on either half.
+TEST(ScanDefault, OneQueryForTheLargestSizeServesBothHalves) {
+  LOOKBACK_REQUIRE_GPU();
+  using T = std::uint32_t;
+  constexpr std::int64_t largest = std::int64_t{1} << 21;
+  lt::DeviceBuffer<T> a(largest), b(largest);
+  ASSERT_TRUE(a && b);
+  std::size_t bytes = 0;
+  ASSERT_EQ(lookback::DeviceScan::InclusiveSum(nullptr, bytes, a.get(), b.get(), largest),
+            cudaSuccess)
+      << lookback::last_error_message();
+  lt::DeviceBuffer<unsigned char> temp(bytes);
+  ASSERT_TRUE(temp);
+  const std::int64_t share = lookback::DefaultConfig<T>::max_small_items<T>();
+  for (const std::int64_t n : {largest, std::int64_t{1000}, share, share + 1, largest - 1}) {
+    const std::vector<T> in = lt::make_input<T>(n, 77 + n);
+    LOOKBACK_CUDA_OK(cudaMemcpy(a.get(), in.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+    std::size_t b_bytes = bytes;
+    ASSERT_EQ(lookback::DeviceScan::InclusiveSum(temp.get(), b_bytes, a.get(), b.get(), n),
+              cudaSuccess)
+        << "n = " << n << ": " << lookback::last_error_message();
+    std::vector<T> got(n);
+    LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), b.get(), n * sizeof(T), cudaMemcpyDeviceToHost));
+    EXPECT_TRUE(lt::equal_exactly(lt::reference_scan(in, Kind::Inclusive), got,
+                                  lt::tile_items_for<lookback::DefaultConfig<T>, T>(n)))
+        << "n = " << n;
+  }
+}
+
+}  // namespace
