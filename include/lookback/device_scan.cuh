@@ -97,7 +97,8 @@ cudaError_t stateless_scan(void* d_temp, std::size_t& temp_bytes, const T* in, T
                            const Options& options) {
   using Cfg = config_or_default<Config, T>;
   if constexpr (is_size_adaptive_v<Cfg>) {
-    // The size query and the scan see the same n, so they pick the same half.
+    // Each call runs, and checks the storage of, the half its n picks; a
+    // query above the switch also covers the small half (below).
     if (Cfg::template picks_small<T>(n))
       return stateless_scan<typename Cfg::small, kExclusive>(d_temp, temp_bytes, in, out, n, op,
                                                              init, stream, options);

@@ -25,7 +25,7 @@ void around_the_switch() {
         SCOPED_TRACE(testing::Message() << "n = " << n << ", " << lt::name(kind) << ", placement "
                                         << static_cast<int>(placement));
         lt::run_matrix_case<Cfg, T>(n, kind, placement);
-        if (HasFatalFailure()) return;
+        if (::testing::Test::HasFatalFailure()) return;
       }
 }
 
@@ -47,33 +47,50 @@ TEST(ScanDefault, AroundTheSwitchU8) {
 }
 
 // CUB's usage: query once for the largest n, then scan smaller inputs with
-// that storage, on either half.
-TEST(ScanDefault, OneQueryForTheLargestSizeServesBothHalves) {
-  LOOKBACK_REQUIRE_GPU();
+// that storage, on either half. For the default the large half's storage is
+// the larger anyway; in SmallTilesFirst (pipelined's 8192-item tiles below
+// warp-lookback's 9856) the query above the switch must cover the small
+// half's largest scan itself: 300,000 items take 37 pipelined tiles (64
+// descriptors), 300,001 items 31 warp-lookback tiles (32).
+using SmallTilesFirst =
+    lookback::SizeAdaptive<lookback::Pipelined, lookback::WarpLookback, 300000 * 4>;
+
+template <class Cfg>
+void one_query_serves_all(std::int64_t largest, std::initializer_list<std::int64_t> sizes) {
   using T = std::uint32_t;
-  constexpr std::int64_t largest = std::int64_t{1} << 21;
   lt::DeviceBuffer<T> a(largest), b(largest);
   ASSERT_TRUE(a && b);
   std::size_t bytes = 0;
-  ASSERT_EQ(lookback::DeviceScan::InclusiveSum(nullptr, bytes, a.get(), b.get(), largest),
+  ASSERT_EQ(lookback::DeviceScan::InclusiveSum<Cfg>(nullptr, bytes, a.get(), b.get(), largest),
             cudaSuccess)
       << lookback::last_error_message();
   lt::DeviceBuffer<unsigned char> temp(bytes);
   ASSERT_TRUE(temp);
-  const std::int64_t share = lookback::DefaultConfig<T>::max_small_items<T>();
-  for (const std::int64_t n : {largest, std::int64_t{1000}, share, share + 1, largest - 1}) {
+  for (const std::int64_t n : sizes) {
     const std::vector<T> in = lt::make_input<T>(n, 77 + n);
     LOOKBACK_CUDA_OK(cudaMemcpy(a.get(), in.data(), n * sizeof(T), cudaMemcpyHostToDevice));
     std::size_t b_bytes = bytes;
-    ASSERT_EQ(lookback::DeviceScan::InclusiveSum(temp.get(), b_bytes, a.get(), b.get(), n),
+    ASSERT_EQ(lookback::DeviceScan::InclusiveSum<Cfg>(temp.get(), b_bytes, a.get(), b.get(), n),
               cudaSuccess)
         << "n = " << n << ": " << lookback::last_error_message();
     std::vector<T> got(n);
     LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), b.get(), n * sizeof(T), cudaMemcpyDeviceToHost));
     EXPECT_TRUE(lt::equal_exactly(lt::reference_scan(in, Kind::Inclusive), got,
-                                  lt::tile_items_for<lookback::DefaultConfig<T>, T>(n)))
+                                  lt::tile_items_for<Cfg, T>(n)))
         << "n = " << n;
   }
+}
+
+TEST(ScanDefault, OneQueryForTheLargestSizeServesBothHalves) {
+  LOOKBACK_REQUIRE_GPU();
+  using Cfg = lookback::DefaultConfig<std::uint32_t>;
+  constexpr std::int64_t share = Cfg::max_small_items<std::uint32_t>();
+  constexpr std::int64_t largest = std::int64_t{1} << 21;
+  one_query_serves_all<Cfg>(largest, {largest, 1000, share, share + 1, largest - 1});
+}
+TEST(ScanDefault, OneQueryAboveTheSwitchServesTheSmallHalfWithSmallerTiles) {
+  LOOKBACK_REQUIRE_GPU();
+  one_query_serves_all<SmallTilesFirst>(300001, {300001, 300000, 299999, 1000});
 }
 
 }  // namespace

@@ -141,16 +141,16 @@ inline constexpr bool is_size_adaptive_v<SizeAdaptive<S, L, B>> = true;
 // and f64 0.84-0.99 at 2^10-2^12 and 2^15-2^19, 1.00-1.03 at 2^13-2^14,
 // 1.03-1.04 at 2^20. Between the powers of two (bench --suite explore --group
 // explore_default / explore_default_u64, bench/results/README.md, "Default
-// configuration by size"): u32 1.0 at 1.25 x 2^20, 1.03 at 1.5 x 2^20; u64
+// configuration by size; 1- and 2-byte values"): u32 1.0 at 1.25 x 2^20, 1.03 at 1.5 x 2^20; u64
 // 1.05 at 1.25 x 2^19. 1- and 2-byte sums (explore_u16 / explore_u8 and
 // explore_default_u16 / _u8, two runs): warp-lookback ahead at 2^10 (u16 5.6
-// us against 7.5), the variants within about 0.5 us of each other from 2^14
-// to 2^18 (the order changes from run to run), pipelined ahead of
-// warp-lookback from 1.5 x 2^18 u16 items (8.2 us against 8.8) and 1.5 x
-// 2^17 u8 items, and at 2^30 92.3% of copy for u16 against coarsened's 82.6%
-// and warp-lookback's 70.9% (u8 65.2%, coarsened 64.4%, coarsened up to 0.3
-// us faster at 2^19-2^22). Until 2026-11-27 the default was Pipelined at every size for 4-
-// and 8-byte values and Coarsened for the others.
+// us against 7.5), the variants within about 0.6 us of each other from 2^14
+// to 2^18 (the order changes from run to run; u8 at 2^14: coarsened 0.9 us
+// ahead), pipelined ahead of warp-lookback from 1.5 x 2^18 u16 items (8.2 us
+// against 8.8) and 1.5 x 2^17 u8 items (2^18 within noise), and at 2^30
+// 92.3% of copy for u16 against coarsened's 82.6% and warp-lookback's 70.9%
+// (u8 65.2%, coarsened 64.4% and up to 0.4 us faster at 1.5 x 2^17-2^21). Until 2026-11-27 the
+// default was Pipelined at every size for 4- and 8-byte values and Coarsened for the others.
 constexpr std::int64_t default_max_small_bytes(std::size_t value_bytes) {
   return value_bytes == 1   ? std::int64_t{128} << 10
          : value_bytes == 2 ? std::int64_t{512} << 10
