@@ -408,12 +408,6 @@ using BFallback = Bench<lookback::Variant::Fallback>;
 using BCoarseDet = Bench<lookback::Variant::Coarsened, lookback::CoarsenedPolicy, true>;
 using BPipelined = Bench<lookback::Variant::Pipelined>;
 
-// A policy with another look-back read-ahead (exploration only).
-template <class Policy, int kWindows>
-struct ReadAhead : Policy {
-  static constexpr int kWindowsPerRead = kWindows;
-};
-
 void main_suite(const Settings& s) {
   const auto ns = sizes(s, true);
   const std::vector<const char*> four = {"warp-lookback", "coarsened", "pipelined", "fallback"};
@@ -675,23 +669,6 @@ void explore_suite(const Settings& s) {
   run_op<Case<std::uint8_t, OpKind::Sum, false>, std::uint8_t, false, BWarp, BCoarse, BPipelined,
          BDefault8>(s, "explore_default_u8", switch_sizes,
                     {"warp-lookback", "coarsened", "pipelined", "default"});
-  // Look-back read-ahead (TilePolicy's WindowsPerRead, lookback.cuh): 1, 2
-  // or 4 windows loaded per round, on the two halves of the default.
-  const auto readahead_sizes =
-      powers_of_two(s, {12, 14, 16, 17, 18, 19, 20, 21, 22, 24, 26, 28, 30});
-  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarp,
-         Bench<C::WarpLookback, ReadAhead<lookback::WarpLookbackPolicy, 2>>,
-         Bench<C::WarpLookback, ReadAhead<lookback::WarpLookbackPolicy, 4>>, BPipelined,
-         Bench<C::Pipelined, ReadAhead<lookback::PipelinedPolicy, 2>>,
-         Bench<C::Pipelined, ReadAhead<lookback::PipelinedPolicy, 4>>>(
-      s, "explore_readahead", readahead_sizes,
-      {"warp-lookback r1", "warp-lookback r2", "warp-lookback r4", "pipelined r1", "pipelined r2",
-       "pipelined r4"});
-  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false, BWarp,
-         Bench<C::WarpLookback, ReadAhead<lookback::WarpLookbackPolicy, 4>>, BPipelined,
-         Bench<C::Pipelined, ReadAhead<lookback::PipelinedPolicy, 4>>>(
-      s, "explore_readahead_u64", readahead_sizes,
-      {"warp-lookback r1", "warp-lookback r4", "pipelined r1", "pipelined r4"});
   // The scalar path (pointers one item past a 16-byte boundary): since the
   // partial-tile change its kernels spill more (ptxas: pipelined u32 164
   // bytes, none before; bench/results/README.md, "Partial last tiles").

@@ -92,13 +92,9 @@ namespace lookback {
 // StagedBytesPerThread: more items per thread that wait in shared memory
 // instead of registers (loaded with cp.async; striped agent only): the tile
 // grows beyond what the register file holds, so more data is in flight per SM.
-// WindowsPerRead: look-back windows loaded per round, nearest first; the
-// farther ones are used in turn while the nearer hold no PREFIX (lookback.cuh,
-// "Read-ahead"): fewer dependent round trips when many predecessors are
-// still looking back themselves.
 template <int BlockThreads, int BytesPerThread, int MinBlocksPerSm, int LookbackDelayNs = 0,
           int SpinDelayNs = 0, bool Streaming = false, int DelayMinTiles = 0,
-          int StagedBytesPerThread = 0, int WindowsPerRead = 1>
+          int StagedBytesPerThread = 0>
 struct TilePolicy {
   static_assert(BlockThreads % 32 == 0 && BlockThreads >= 32 && BlockThreads <= 1024);
   static_assert(BytesPerThread >= 1);
@@ -113,8 +109,6 @@ struct TilePolicy {
   static constexpr int kDelayMinTiles = DelayMinTiles;
   static_assert(StagedBytesPerThread >= 0);
   static constexpr int kStagedBytesPerThread = StagedBytesPerThread;
-  static_assert(WindowsPerRead >= 1);
-  static constexpr int kWindowsPerRead = WindowsPerRead;
   // Threads per block and the __launch_bounds__ occupancy hint, per value
   // type (a policy may shape 8-byte tiles differently).
   template <class T>
