@@ -407,6 +407,23 @@ using BCoarse = Bench<lookback::Variant::Coarsened>;
 using BFallback = Bench<lookback::Variant::Fallback>;
 using BCoarseDet = Bench<lookback::Variant::Coarsened, lookback::CoarsenedPolicy, true>;
 using BPipelined = Bench<lookback::Variant::Pipelined>;
+using BWarpSmall = Bench<lookback::Variant::WarpLookback, lookback::WarpLookbackSmallPolicy>;
+// DefaultConfig<T>'s composition, on the benchmark's configurations.
+template <class T>
+using BDefaultFor =
+    lookback::SizeAdaptive<BWarpSmall, BPipelined, lookback::default_max_small_bytes(sizeof(T))>;
+
+// A warp-lookback shape for exploration: Threads x Bytes per thread, the
+// library's look-back delay from 1024 tiles, at most kMaxItems items a
+// thread (1- and 2-byte values).
+template <int Threads, int Bytes, int MinBlocks, int kMaxItems>
+struct SmallWarpShape : lookback::TilePolicy<Threads, Bytes, MinBlocks, 3000, 0, false, 1024> {
+  template <class T>
+  static constexpr int items() {
+    constexpr int i = Bytes / static_cast<int>(sizeof(T));
+    return i > kMaxItems ? kMaxItems : i < 1 ? 1 : i;
+  }
+};
 
 void main_suite(const Settings& s) {
   const auto ns = sizes(s, true);
@@ -642,33 +659,56 @@ void explore_suite(const Settings& s) {
   run_op<Case<std::uint8_t, OpKind::Sum, false>, std::uint8_t, false, BWarp, BCoarse, BPipelined,
          BFallback>(s, "explore_u8", narrow_sizes,
                     {"warp-lookback", "coarsened", "pipelined", "fallback"});
-  // The default configuration of 4- and 8-byte values (config.hpp): warp-lookback
-  // up to 4 MiB of input, pipelined above. Sizes around the switch (2^20
-  // u32, 2^19 u64 items) and below it; "default" should track the faster
-  // of the two rows.
-  using BDefault = lookback::SizeAdaptive<BWarp, BPipelined, lookback::default_max_small_bytes(4)>;
-  using BDefault64 =
-      lookback::SizeAdaptive<BWarp, BPipelined, lookback::default_max_small_bytes(8)>;
+  // The default configuration (config.hpp): warp-lookback with small tiles
+  // up to default_max_small_bytes of input (2 MiB of 4- and 8-byte values),
+  // pipelined above. Sizes around the switch and below it; "default" should
+  // track the faster of its two halves. Until 2026-11-27 midday the small half was
+  // WarpLookback (224 x 44) up to 4 MiB; its row stays for comparison.
   std::vector<std::int64_t> switch_sizes;
   for (std::int64_t k : {8, 128, 512, 1024, 1536, 2048, 3072, 4096, 5120, 6144, 7168, 8192, 10240,
                          12288, 14336, 16384, 32768})
     if (k * 128 >= (std::int64_t{1} << s.min_log) && k * 128 <= (std::int64_t{1} << s.max_log))
       switch_sizes.push_back(k * 128);
-  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarp, BPipelined,
-         BDefault>(s, "explore_default", switch_sizes, {"warp-lookback", "pipelined", "default"});
-  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false, BWarp, BPipelined,
-         BDefault64>(s, "explore_default_u64", switch_sizes,
-                     {"warp-lookback", "pipelined", "default"});
+  const std::vector<const char*> default_names = {"warp-lookback", "warp-lookback small",
+                                                  "pipelined", "default"};
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarp, BWarpSmall,
+         BPipelined, BDefaultFor<std::uint32_t>>(s, "explore_default", switch_sizes, default_names);
+  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false, BWarp, BWarpSmall,
+         BPipelined, BDefaultFor<std::uint64_t>>(s, "explore_default_u64", switch_sizes,
+                                                 default_names);
   // 1- and 2-byte values: coarsened was their default until 2026-11-27.
-  using BDefault16 =
-      lookback::SizeAdaptive<BWarp, BPipelined, lookback::default_max_small_bytes(2)>;
-  using BDefault8 = lookback::SizeAdaptive<BWarp, BPipelined, lookback::default_max_small_bytes(1)>;
-  run_op<Case<std::uint16_t, OpKind::Sum, false>, std::uint16_t, false, BWarp, BCoarse, BPipelined,
-         BDefault16>(s, "explore_default_u16", switch_sizes,
-                     {"warp-lookback", "coarsened", "pipelined", "default"});
-  run_op<Case<std::uint8_t, OpKind::Sum, false>, std::uint8_t, false, BWarp, BCoarse, BPipelined,
-         BDefault8>(s, "explore_default_u8", switch_sizes,
-                    {"warp-lookback", "coarsened", "pipelined", "default"});
+  run_op<Case<std::uint16_t, OpKind::Sum, false>, std::uint16_t, false, BWarp, BWarpSmall, BCoarse,
+         BPipelined, BDefaultFor<std::uint16_t>>(
+      s, "explore_default_u16", switch_sizes,
+      {"warp-lookback", "warp-lookback small", "coarsened", "pipelined", "default"});
+  run_op<Case<std::uint8_t, OpKind::Sum, false>, std::uint8_t, false, BWarp, BWarpSmall, BCoarse,
+         BPipelined, BDefaultFor<std::uint8_t>>(
+      s, "explore_default_u8", switch_sizes,
+      {"warp-lookback", "warp-lookback small", "coarsened", "pipelined", "default"});
+  // Warp-lookback shapes for small inputs (a third tier of the default below
+  // its warp-lookback half?): CUB's 128 x 96 bytes / 6 and smaller tiles,
+  // against today's shape; 1- and 2-byte values capped at 24 or 16 items.
+  std::vector<std::int64_t> small_tier_sizes;
+  for (std::int64_t k :
+       {8, 16, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 4096, 8192})
+    if (k * 128 >= (std::int64_t{1} << s.min_log) && k * 128 <= (std::int64_t{1} << s.max_log))
+      small_tier_sizes.push_back(k * 128);
+  using W96x128 = Bench<C::WarpLookback, SmallWarpShape<128, 96, 6, 24>>;
+  using W64x128 = Bench<C::WarpLookback, SmallWarpShape<128, 64, 8, 16>>;
+  using W64x256 = Bench<C::WarpLookback, SmallWarpShape<256, 64, 4, 16>>;
+  const std::vector<const char*> small_tier_names = {"warp-lookback*", "w128 x 96B/6",
+                                                     "w128 x 64B/8", "w256 x 64B/4", "3-tier"};
+  // A default with w128 x 96B/6 up to 512 KiB (nested SizeAdaptive).
+  using Tier3 = lookback::SizeAdaptive<lookback::SizeAdaptive<W96x128, BWarp, 512 << 10>,
+                                       BPipelined, lookback::default_max_small_bytes(4)>;
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarp, W96x128, W64x128,
+         W64x256, Tier3>(s, "explore_small_warp", small_tier_sizes, small_tier_names);
+  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false, BWarp, W96x128, W64x128,
+         W64x256, Tier3>(s, "explore_small_warp_u64", small_tier_sizes, small_tier_names);
+  run_op<Case<std::uint16_t, OpKind::Sum, false>, std::uint16_t, false, BWarp, W96x128, W64x128,
+         W64x256>(s, "explore_small_warp_u16", small_tier_sizes, small_tier_names);
+  run_op<Case<std::uint8_t, OpKind::Sum, false>, std::uint8_t, false, BWarp, W96x128, W64x128,
+         W64x256>(s, "explore_small_warp_u8", small_tier_sizes, small_tier_names);
   // The scalar path (pointers one item past a 16-byte boundary): since the
   // partial-tile change its kernels spill more (ptxas: pipelined u32 164
   // bytes, none before; bench/results/README.md, "Partial last tiles").

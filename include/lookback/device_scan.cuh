@@ -38,10 +38,11 @@
 // identical floating point), or a lookback::ScanConfig<...> with your own
 // TilePolicy, or a lookback::SizeAdaptive<Small, Large, bytes> that picks one
 // of two by the size of each call's input. Without one,
-// lookback::DefaultConfig<T>: for 1-, 2-, 4- and 8-byte values WarpLookback
-// up to config.hpp's default_max_small_bytes of input (4 MiB of 4- and 8-byte
-// values, 512 KiB of 2-byte, 128 KiB of 1-byte ones) and Pipelined above,
-// Coarsened for values of other sizes.
+// lookback::DefaultConfig<T>: for 1-, 2-, 4- and 8-byte values
+// WarpLookbackSmall (warp-lookback on small tiles) up to config.hpp's
+// default_max_small_bytes of input (2 MiB of 4- and 8-byte values, 512 KiB of
+// 2-byte, 128 KiB of 1-byte ones) and Pipelined above, Coarsened for values of
+// other sizes. A SizeAdaptive's halves may be SizeAdaptives themselves.
 //
 // Contract: T trivially copyable and default constructible; the operator
 // associative (not necessarily commutative), callable on host and device;
@@ -159,6 +160,26 @@ struct DeviceScan {
   }
 };
 
+namespace detail {
+// The checks every ScanPlan makes, one wording for all of them.
+template <class Config, class T>
+cudaError_t check_plan_capacity(std::int64_t capacity) {
+  constexpr std::int64_t kMost = max_items<Config, T>();
+  if (capacity < 0 || capacity > kMost)
+    return fail(cudaErrorInvalidValue, "ScanPlan capacity " + std::to_string(capacity) +
+                                           " is not in [0, " + std::to_string(kMost) + "]");
+  return cudaSuccess;
+}
+inline cudaError_t check_plan_call(bool initialised, std::int64_t n, std::int64_t capacity) {
+  if (!initialised) return fail(cudaErrorInvalidValue, "ScanPlan used before a successful init()");
+  if (n > capacity)
+    return fail(cudaErrorInvalidValue, "num_items = " + std::to_string(n) +
+                                           " exceeds the plan's capacity " +
+                                           std::to_string(capacity));
+  return cudaSuccess;
+}
+}  // namespace detail
+
 // Persistent temp storage for scans of T with one configuration
 // (Reset::Epoch: one launch per scan, no memset).
 template <class T, class Config = DefaultConfig<T>>
@@ -189,26 +210,27 @@ class ScanPlan {
 
   // Allocates zeroed storage for scans of up to max_items items (stream
   // ordered: use the plan on `stream`, or synchronize first).
+  // An invalid capacity leaves the plan as it was; a failed allocation or
+  // zeroing leaves it empty (as if default-constructed).
   cudaError_t init(std::int64_t max_items, cudaStream_t stream = 0) {
-    if (max_items < 0 || max_items > detail::max_items<Config, T>())
-      return detail::fail(cudaErrorInvalidValue,
-                          "ScanPlan capacity " + std::to_string(max_items) + " is not in [0, " +
-                              std::to_string(detail::max_items<Config, T>()) + "]");
-    if (storage_ != nullptr) {
-      cudaFree(storage_);
-      storage_ = nullptr;
-    }
-    bytes_ = storage_bytes(max_items);
-    if (cudaError_t e = cudaMalloc(&storage_, bytes_); e != cudaSuccess) {
+    if (cudaError_t e = detail::check_plan_capacity<Config, T>(max_items); e != cudaSuccess)
+      return e;
+    ScanPlan().swap(*this);  // frees what an earlier init() held
+    const std::size_t bytes = storage_bytes(max_items);
+    if (cudaError_t e = cudaMalloc(&storage_, bytes); e != cudaSuccess) {
       storage_ = nullptr;
       return detail::fail_cuda(e, "ScanPlan allocation");
     }
-    if (cudaError_t e = cudaMemsetAsync(storage_, 0, bytes_, stream); e != cudaSuccess)
+    if (cudaError_t e = cudaMemsetAsync(storage_, 0, bytes, stream); e != cudaSuccess) {
+      ScanPlan().swap(*this);
       return detail::fail_cuda(e, "ScanPlan zeroing");
+    }
+    bytes_ = bytes;
     capacity_ = max_items;
     return detail::succeed();
   }
 
+  bool initialised() const { return storage_ != nullptr; }
   std::int64_t capacity() const { return capacity_; }
   std::size_t bytes() const { return bytes_; }
   void* storage() const { return storage_; }
@@ -252,12 +274,8 @@ class ScanPlan {
   template <bool kExclusive, class Op>
   cudaError_t run(const T* in, T* out, std::int64_t n, Op op, T init, cudaStream_t stream,
                   const Options& options) {
-    if (storage_ == nullptr)
-      return detail::fail(cudaErrorInvalidValue, "ScanPlan used before a successful init()");
-    if (n > capacity_)
-      return detail::fail(cudaErrorInvalidValue, "num_items = " + std::to_string(n) +
-                                                     " exceeds the plan's capacity " +
-                                                     std::to_string(capacity_));
+    if (cudaError_t e = detail::check_plan_call(initialised(), n, capacity_); e != cudaSuccess)
+      return e;
     std::size_t bytes = bytes_;
     if (static_cast<const void*>(in) == static_cast<const void*>(out))
       return detail::scan_with_protocol<Config, kProtocolInPlace, kExclusive>(
@@ -278,7 +296,8 @@ class ScanPlan {
 
 // A plan for a SizeAdaptive configuration: a plan of each half, the large one
 // only when the capacity goes past the small one's share. Each launch runs on
-// the plan that its n picks.
+// the plan that its n picks. A half may itself be a SizeAdaptive (its plan is
+// then this class again).
 template <class T, class Small, class Large, std::int64_t MaxSmallBytes>
 class ScanPlan<T, SizeAdaptive<Small, Large, MaxSmallBytes>> {
   using Adaptive = SizeAdaptive<Small, Large, MaxSmallBytes>;
@@ -290,23 +309,23 @@ class ScanPlan<T, SizeAdaptive<Small, Large, MaxSmallBytes>> {
            (max_items > kMaxSmallItems ? ScanPlan<T, Large>::storage_bytes(max_items) : 0);
   }
 
+  // An invalid capacity leaves the plan as it was; a failed allocation or
+  // zeroing leaves it empty (as if default-constructed).
   cudaError_t init(std::int64_t max_items, cudaStream_t stream = 0) {
-    if (max_items < 0 || max_items > detail::max_items<Large, T>())
-      return detail::fail(cudaErrorInvalidValue,
-                          "ScanPlan capacity " + std::to_string(max_items) + " is not in [0, " +
-                              std::to_string(detail::max_items<Large, T>()) + "]");
-    capacity_ = 0;
-    if (cudaError_t e = small_.init(std::min(max_items, kMaxSmallItems), stream); e != cudaSuccess)
+    if (cudaError_t e = detail::check_plan_capacity<Adaptive, T>(max_items); e != cudaSuccess)
       return e;
-    if (max_items > kMaxSmallItems) {
-      if (cudaError_t e = large_.init(max_items, stream); e != cudaSuccess) return e;
-    } else {
-      large_ = ScanPlan<T, Large>();  // frees what an earlier init() held
+    *this = ScanPlan();  // frees what an earlier init() held
+    cudaError_t e = small_.init(std::min(max_items, kMaxSmallItems), stream);
+    if (e == cudaSuccess && max_items > kMaxSmallItems) e = large_.init(max_items, stream);
+    if (e != cudaSuccess) {
+      *this = ScanPlan();
+      return e;
     }
     capacity_ = max_items;
     return detail::succeed();
   }
 
+  bool initialised() const { return small_.initialised(); }
   std::int64_t capacity() const { return capacity_; }
   std::size_t bytes() const { return small_.bytes() + large_.bytes(); }
   // The plans of the two halves (the large one is empty up to the small
@@ -339,29 +358,22 @@ class ScanPlan<T, SizeAdaptive<Small, Large, MaxSmallBytes>> {
   // Instrumented configurations: both halves' statistics, added up.
   cudaError_t read_stats(LookbackStats& stats, cudaStream_t stream = 0) const {
     if (cudaError_t e = small_.read_stats(stats, stream); e != cudaSuccess) return e;
-    if (large_.storage() == nullptr) return detail::succeed();
+    if (!large_.initialised()) return detail::succeed();
     LookbackStats more{};
     if (cudaError_t e = large_.read_stats(more, stream); e != cudaSuccess) return e;
-    stats.windows += more.windows;
-    stats.spin_rounds += more.spin_rounds;
-    stats.fallbacks += more.fallbacks;
-    stats.fallback_wins += more.fallback_wins;
+    stats += more;
     return detail::succeed();
   }
   cudaError_t reset_stats(cudaStream_t stream = 0) {
     if (cudaError_t e = small_.reset_stats(stream); e != cudaSuccess) return e;
-    return large_.storage() == nullptr ? detail::succeed() : large_.reset_stats(stream);
+    return large_.initialised() ? large_.reset_stats(stream) : detail::succeed();
   }
 
  private:
   template <class Run>
   cudaError_t pick(std::int64_t n, Run run) {
-    if (small_.storage() == nullptr)
-      return detail::fail(cudaErrorInvalidValue, "ScanPlan used before a successful init()");
-    if (n > capacity_)
-      return detail::fail(cudaErrorInvalidValue, "num_items = " + std::to_string(n) +
-                                                     " exceeds the plan's capacity " +
-                                                     std::to_string(capacity_));
+    if (cudaError_t e = detail::check_plan_call(initialised(), n, capacity_); e != cudaSuccess)
+      return e;
     return Adaptive::template picks_small<T>(n) ? run(small_) : run(large_);
   }
 

@@ -1,6 +1,7 @@
 // The default configuration (lookback::DefaultConfig<T>, a SizeAdaptive)
 // through the stateless DeviceScan: sizes at the small half's tile edges, the
-// largest size of the small half (warp-lookback) and the next (pipelined),
+// largest size of the small half (warp-lookback with small tiles) and the
+// next (pipelined),
 // inclusive and exclusive, aligned, misaligned and in place, for every value
 // size it covers; and one temp allocation, sized by a query for the largest
 // n, serving scans on both halves.
@@ -47,11 +48,13 @@ TEST(ScanDefault, AroundTheSwitchU8) {
 }
 
 // CUB's usage: query once for the largest n, then scan smaller inputs with
-// that storage, on either half. For the default the large half's storage is
-// the larger anyway; in SmallTilesFirst (pipelined's 8192-item tiles below
-// warp-lookback's 9856) the query above the switch must cover the small
-// half's largest scan itself: 300,000 items take 37 pipelined tiles (64
-// descriptors), 300,001 items 31 warp-lookback tiles (32).
+// that storage, on either half. Where the small half's tiles are the smaller,
+// a query just above the switch must cover the small half's largest scan
+// itself: the default's 4096-item u32 tiles against pipelined's 8192 (2^19
+// items: 128 small tiles, 128 descriptors; 2^19 + 1: 65 pipelined tiles, 96
+// descriptors), and SmallTilesFirst (pipelined's 8192 below warp-lookback's
+// 9856: 300,000 items take 37 pipelined tiles, 64 descriptors; 300,001
+// items 31 warp-lookback tiles, 32).
 using SmallTilesFirst =
     lookback::SizeAdaptive<lookback::Pipelined, lookback::WarpLookback, 300000 * 4>;
 
@@ -87,6 +90,12 @@ TEST(ScanDefault, OneQueryForTheLargestSizeServesBothHalves) {
   constexpr std::int64_t share = Cfg::max_small_items<std::uint32_t>();
   constexpr std::int64_t largest = std::int64_t{1} << 21;
   one_query_serves_all<Cfg>(largest, {largest, 1000, share, share + 1, largest - 1});
+}
+TEST(ScanDefault, OneQueryJustAboveTheSwitchServesTheSmallHalf) {
+  LOOKBACK_REQUIRE_GPU();
+  using Cfg = lookback::DefaultConfig<std::uint32_t>;
+  constexpr std::int64_t share = Cfg::max_small_items<std::uint32_t>();
+  one_query_serves_all<Cfg>(share + 1, {share + 1, share, share - 1, 1000});
 }
 TEST(ScanDefault, OneQueryAboveTheSwitchServesTheSmallHalfWithSmallerTiles) {
   LOOKBACK_REQUIRE_GPU();

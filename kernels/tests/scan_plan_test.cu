@@ -125,9 +125,9 @@ LOOKBACK_PLAN_TESTS(Pipelined, lookback::Pipelined)
 LOOKBACK_PLAN_TESTS(Fallback, lookback::Fallback)
 
 // The default configuration of 1-, 2-, 4- and 8-byte values (a
-// SizeAdaptive): the sizes above run on both halves (warp-lookback up to 2^20
-// u32, 2^19 f64, 2^18 u16 and 2^17 u8 items, pipelined above), one plan, in place
-// and not, misaligned and not.
+// SizeAdaptive): the sizes above run on both halves (warp-lookback with small
+// tiles up to 2^19 u32, 2^18 f64, 2^18 u16 and 2^17 u8 items, pipelined
+// above), one plan, in place and not, misaligned and not.
 TEST(ScanPlan, DefaultU32) {
   LOOKBACK_REQUIRE_GPU();
   many_launches<lookback::DefaultConfig<std::uint32_t>, std::uint32_t>();
@@ -150,8 +150,8 @@ TEST(ScanPlan, DefaultU8) {
 TEST(ScanPlan, DefaultRunsTheHalfThatTheSizePicks) {
   LOOKBACK_REQUIRE_GPU();
   using Cfg = lookback::Instrumented<lookback::DefaultConfig<std::uint32_t>>;
-  constexpr std::int64_t small_n = std::int64_t{1} << 20;  // 107 warp-lookback tiles
-  constexpr std::int64_t large_n = small_n + 1;            // 129 pipelined tiles
+  constexpr std::int64_t small_n = Cfg::max_small_items<std::uint32_t>();  // 128 small tiles
+  constexpr std::int64_t large_n = small_n + 1;                            // 65 pipelined tiles
   static_assert(Cfg::picks_small<std::uint32_t>(small_n) &&
                 !Cfg::picks_small<std::uint32_t>(large_n));
   lookback::ScanPlan<std::uint32_t, Cfg> plan;
@@ -194,7 +194,9 @@ TEST(ScanPlan, DefaultRunsTheHalfThatTheSizePicks) {
 TEST(ScanPlan, DefaultPlanWithinTheSmallShareHasNoLargeStorage) {
   LOOKBACK_REQUIRE_GPU();
   lookback::ScanPlan<std::uint32_t> plan;
-  ASSERT_EQ(plan.init(std::int64_t{1} << 20), cudaSuccess) << lookback::last_error_message();
+  const std::int64_t share =
+      lookback::DefaultConfig<std::uint32_t>::max_small_items<std::uint32_t>();
+  ASSERT_EQ(plan.init(share), cudaSuccess) << lookback::last_error_message();
   EXPECT_EQ(plan.large_plan().bytes(), 0u);
   EXPECT_EQ(plan.bytes(), plan.small_plan().bytes());
   ASSERT_EQ(plan.init(std::int64_t{1} << 22), cudaSuccess) << lookback::last_error_message();

@@ -206,12 +206,12 @@ template <class T>
 }
 
 // Items per tile of the configuration that scans n items (a SizeAdaptive's
-// half that n picks), for reports and tile-edge sizes.
+// half that n picks, nested ones too), for reports and tile-edge sizes.
 template <class Cfg, class T>
 constexpr std::int64_t tile_items_for(std::int64_t n) {
   if constexpr (is_size_adaptive_v<Cfg>) {
-    return Cfg::template picks_small<T>(n) ? detail::tile_items<typename Cfg::small, T>()
-                                           : detail::tile_items<typename Cfg::large, T>();
+    return Cfg::template picks_small<T>(n) ? tile_items_for<typename Cfg::small, T>(n)
+                                           : tile_items_for<typename Cfg::large, T>(n);
   } else {
     return detail::tile_items<Cfg, T>();
   }

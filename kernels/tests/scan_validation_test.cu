@@ -3,6 +3,7 @@
 // below are never dereferenced.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -46,15 +47,15 @@ TEST(ScanValidation, SizeQueryNeedsNoDevice) {
 }
 
 // The configuration the API takes when none is named (config.hpp):
-// warp-lookback up to default_max_small_bytes of input (4 MiB of 4- and
-// 8-byte values, 512 KiB of 2-byte, 128 KiB of 1-byte ones), pipelined above;
-// Coarsened for values of other sizes. The three tiles differ in size, so
-// the temp-storage query tells which one a call used.
+// warp-lookback with small tiles up to default_max_small_bytes of input (2 MiB
+// of 4- and 8-byte values, 512 KiB of 2-byte, 128 KiB of 1-byte ones),
+// pipelined above; Coarsened for values of other sizes. The halves' tiles
+// differ in size, so the temp-storage query tells which one a call used.
 template <std::size_t kBytes>
-using DefaultAdaptive = lookback::SizeAdaptive<lookback::WarpLookback, lookback::Pipelined,
+using DefaultAdaptive = lookback::SizeAdaptive<lookback::WarpLookbackSmall, lookback::Pipelined,
                                                lookback::default_max_small_bytes(kBytes)>;
-static_assert(lookback::default_max_small_bytes(4) == std::int64_t{4} << 20 &&
-              lookback::default_max_small_bytes(8) == std::int64_t{4} << 20 &&
+static_assert(lookback::default_max_small_bytes(4) == std::int64_t{2} << 20 &&
+              lookback::default_max_small_bytes(8) == std::int64_t{2} << 20 &&
               lookback::default_max_small_bytes(2) == std::int64_t{512} << 10 &&
               lookback::default_max_small_bytes(1) == std::int64_t{128} << 10);
 static_assert(std::is_same_v<lookback::DefaultConfig<float>, DefaultAdaptive<4>>);
@@ -72,20 +73,21 @@ static_assert(sizeof(Sum12) == 12);
 static_assert(std::is_same_v<lookback::DefaultConfig<Sum12>, lookback::Coarsened>);
 static_assert(std::is_same_v<lookback::ScanPlan<std::uint32_t>,
                              lookback::ScanPlan<std::uint32_t, DefaultAdaptive<4>>>);
-static_assert(DefaultAdaptive<4>::picks_small<std::uint32_t>(std::int64_t{1} << 20) &&
-              !DefaultAdaptive<4>::picks_small<std::uint32_t>((std::int64_t{1} << 20) + 1) &&
-              DefaultAdaptive<8>::picks_small<double>(std::int64_t{1} << 19) &&
-              !DefaultAdaptive<8>::picks_small<double>((std::int64_t{1} << 19) + 1) &&
+static_assert(DefaultAdaptive<4>::picks_small<std::uint32_t>(std::int64_t{1} << 19) &&
+              !DefaultAdaptive<4>::picks_small<std::uint32_t>((std::int64_t{1} << 19) + 1) &&
+              DefaultAdaptive<8>::picks_small<double>(std::int64_t{1} << 18) &&
+              !DefaultAdaptive<8>::picks_small<double>((std::int64_t{1} << 18) + 1) &&
               DefaultAdaptive<2>::picks_small<std::uint16_t>(std::int64_t{1} << 18) &&
               !DefaultAdaptive<2>::picks_small<std::uint16_t>((std::int64_t{1} << 18) + 1) &&
               DefaultAdaptive<1>::picks_small<std::uint8_t>(std::int64_t{1} << 17) &&
               !DefaultAdaptive<1>::picks_small<std::uint8_t>((std::int64_t{1} << 17) + 1) &&
               DefaultAdaptive<4>::picks_small<float>(-1));
 // Deterministic and Instrumented reach both halves.
-static_assert(std::is_same_v<lookback::Deterministic<DefaultAdaptive<4>>,
-                             lookback::SizeAdaptive<lookback::Deterministic<lookback::WarpLookback>,
-                                                    lookback::Deterministic<lookback::Pipelined>,
-                                                    std::int64_t{4} << 20>>);
+static_assert(
+    std::is_same_v<lookback::Deterministic<DefaultAdaptive<4>>,
+                   lookback::SizeAdaptive<lookback::Deterministic<lookback::WarpLookbackSmall>,
+                                          lookback::Deterministic<lookback::Pipelined>,
+                                          std::int64_t{2} << 20>>);
 static_assert(lookback::Instrumented<DefaultAdaptive<4>>::instrumented &&
               lookback::Instrumented<DefaultAdaptive<4>>::large::instrumented &&
               !lookback::Instrumented<DefaultAdaptive<4>>::deterministic);
@@ -99,36 +101,39 @@ std::size_t query_bytes(std::int64_t n) {
   return bytes;
 }
 
-// At every n below, warp-lookback's tiles (9856 4-byte, 4480 8-byte items)
-// and pipelined's (8192, 3072) need different storage (descriptors come in
-// groups of 32: at 2^20 u32 items 107 and 128 tiles take the same, so the
-// boundary itself is checked by the static_assert above).
+// The small half's tiles (4096 items of 1, 2 and 4 bytes, 2048 of 8) are
+// smaller than pipelined's (8192, 3072), so a query above the switch returns
+// the larger of pipelined's storage for n and the small half's for its
+// whole share (stateless_scan). Descriptors come in groups of 32 tiles, so
+// not every n tells the halves apart: each case first checks that a wrong
+// pick would have given another size. (1-byte values: the small share is 32
+// tiles, so below the switch both picks query one group.)
 template <class T>
-void expect_default_picks(std::int64_t n, bool warp_lookback) {
-  const std::size_t warp = query_bytes<lookback::WarpLookback, T>(n);
-  const std::size_t pipelined = query_bytes<lookback::Pipelined, T>(n);
-  ASSERT_NE(warp, pipelined) << "n = " << n;
-  EXPECT_EQ((query_bytes<void, T>(n)), warp_lookback ? warp : pipelined)
+void expect_default_picks(std::int64_t n, bool small) {
+  const std::int64_t share = lookback::DefaultConfig<T>::template max_small_items<T>();
+  const std::size_t small_n = query_bytes<lookback::WarpLookbackSmall, T>(n);
+  const std::size_t above = std::max(query_bytes<lookback::Pipelined, T>(n),
+                                     query_bytes<lookback::WarpLookbackSmall, T>(share));
+  ASSERT_NE(small_n, above) << "n = " << n << " does not tell the halves apart";
+  EXPECT_EQ((query_bytes<void, T>(n)), small ? small_n : above)
       << "n = " << n << ", " << sizeof(T) << "-byte values";
 }
 
 TEST(ScanValidation, DefaultConfigurationSwitchesToPipelinedAboveItsShare) {
-  for (std::int64_t n : {32 * 9856, 96 * 9856})
+  for (std::int64_t n : {1000, 32 * 4096})
     expect_default_picks<int>(n, true);
-  for (std::int64_t n : {(1 << 20) + 1, 1 << 26})
-    expect_default_picks<int>(n, false);
-  for (std::int64_t n : {32 * 4480, 1 << 19})
-    expect_default_picks<std::uint64_t>(n, true);
   for (std::int64_t n : {(1 << 19) + 1, 1 << 26})
+    expect_default_picks<int>(n, false);
+  for (std::int64_t n : {1000, 32 * 2048})
+    expect_default_picks<std::uint64_t>(n, true);
+  for (std::int64_t n : {(1 << 18) + 1, 1 << 26})
     expect_default_picks<std::uint64_t>(n, false);
-  // 1- and 2-byte values: warp-lookback's tile is 9856 items, pipelined's
-  // 8192. Up to their switch (2^18 u16, 2^17 u8 items) both take 32
-  // descriptors, so only the large side is told apart here (u8 at 2^17 + 1:
-  // 14 and 17 tiles, 32 descriptors each); the static_assert above checks
-  // the switch itself.
+  for (std::int64_t n : {1000, 32 * 4096})
+    expect_default_picks<std::uint16_t>(n, true);
   for (std::int64_t n : {(1 << 18) + 1, 1 << 26})
     expect_default_picks<std::uint16_t>(n, false);
-  expect_default_picks<std::uint8_t>(1 << 26, false);
+  for (std::int64_t n : {(1 << 17) + 1, 1 << 26})
+    expect_default_picks<std::uint8_t>(n, false);
   ASSERT_NE((query_bytes<lookback::Coarsened, Sum12>(1 << 26)),
             (query_bytes<lookback::Pipelined, Sum12>(1 << 26)));
   EXPECT_EQ((query_bytes<void, Sum12>(1 << 26)),
@@ -166,12 +171,37 @@ TEST(ScanValidation, AdaptiveQueryAboveTheSwitchCoversTheSmallHalf) {
 // the large half's beyond.
 TEST(ScanValidation, AdaptivePlanStorageIsBothHalves) {
   using Plan = lookback::ScanPlan<std::uint32_t>;
-  using Warp = lookback::ScanPlan<std::uint32_t, lookback::WarpLookback>;
+  using Warp = lookback::ScanPlan<std::uint32_t, lookback::WarpLookbackSmall>;
   using Pipe = lookback::ScanPlan<std::uint32_t, lookback::Pipelined>;
   EXPECT_EQ(Plan::storage_bytes(1000), Warp::storage_bytes(1000));
-  EXPECT_EQ(Plan::storage_bytes(1 << 20), Warp::storage_bytes(1 << 20));
+  EXPECT_EQ(Plan::storage_bytes(1 << 19), Warp::storage_bytes(1 << 19));
   EXPECT_EQ(Plan::storage_bytes(1 << 24),
-            Warp::storage_bytes(1 << 20) + Pipe::storage_bytes(1 << 24));
+            Warp::storage_bytes(1 << 19) + Pipe::storage_bytes(1 << 24));
+}
+
+// A half of a SizeAdaptive may be a SizeAdaptive: three tiers, each call on
+// the configuration its n picks, and a plan of three storages.
+TEST(ScanValidation, NestedAdaptivePicksOneOfThreeTiers) {
+  using Tiers = lookback::SizeAdaptive<
+      lookback::SizeAdaptive<lookback::WarpLookbackSmall, lookback::WarpLookback, 1 << 18>,
+      lookback::Pipelined, 1 << 22>;
+  static_assert(lookback::detail::max_items<Tiers, int>() ==
+                lookback::detail::max_items<lookback::Pipelined, int>());
+  EXPECT_EQ((query_bytes<Tiers, int>(1000)), (query_bytes<lookback::WarpLookbackSmall, int>(1000)));
+  EXPECT_EQ((query_bytes<Tiers, int>(3 << 16)),
+            (query_bytes<lookback::WarpLookback, int>(3 << 16)));
+  EXPECT_EQ((query_bytes<Tiers, int>(1 << 26)), (query_bytes<lookback::Pipelined, int>(1 << 26)));
+  using Plan = lookback::ScanPlan<int, Tiers>;
+  using SmallPlan = lookback::ScanPlan<int, lookback::WarpLookbackSmall>;
+  using WarpPlan = lookback::ScanPlan<int, lookback::WarpLookback>;
+  using PipePlan = lookback::ScanPlan<int, lookback::Pipelined>;
+  EXPECT_EQ(Plan::storage_bytes(1 << 24), SmallPlan::storage_bytes(1 << 16) +
+                                              WarpPlan::storage_bytes(1 << 20) +
+                                              PipePlan::storage_bytes(1 << 24));
+  Plan plan;
+  EXPECT_FALSE(plan.initialised());
+  EXPECT_EQ(plan.InclusiveSum(fake<const int>(kIn), fake<int>(kOut), 10), cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("before a successful init()")) << last_error_message();
 }
 
 TEST(ScanValidation, ZeroItemsIsANoOp) {

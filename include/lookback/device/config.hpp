@@ -2,7 +2,7 @@
 // protocol from the catalogue), the tuning policy, and compile-time options.
 //
 //   lookback::WarpLookback, lookback::Coarsened, lookback::Pipelined,
-//   lookback::Fallback
+//   lookback::Fallback, lookback::WarpLookbackSmall (small tiles)
 //   lookback::DefaultConfig<T>   what the API picks when none is named
 //   lookback::SizeAdaptive<S, L, bytes>  S up to `bytes` of input, L above
 //   lookback::Deterministic<C>   same variant, run-to-run bitwise identical
@@ -89,6 +89,8 @@ struct ScanConfig {
 };
 
 using WarpLookback = ScanConfig<Variant::WarpLookback>;
+// warp-lookback with small tiles, for small inputs (DefaultConfig's small half).
+using WarpLookbackSmall = ScanConfig<Variant::WarpLookback, WarpLookbackSmallPolicy>;
 using Coarsened = ScanConfig<Variant::Coarsened>;
 using Pipelined = ScanConfig<Variant::Pipelined>;
 using Fallback = ScanConfig<Variant::Fallback>;
@@ -129,38 +131,34 @@ inline constexpr bool is_size_adaptive_v = false;
 template <class S, class L, std::int64_t B>
 inline constexpr bool is_size_adaptive_v<SizeAdaptive<S, L, B>> = true;
 
-// What DeviceScan and ScanPlan use unless told otherwise: warp-lookback for
-// small inputs, pipelined above (default_max_small_bytes: 4 MiB of 4- and
-// 8-byte values, 2^20 and 2^19 items; 512 KiB of 2-byte ones, 2^18 items;
+// What DeviceScan and ScanPlan use unless told otherwise: warp-lookback with
+// small tiles (WarpLookbackSmall, 4096 items of up to 4 bytes, 2048 of 8)
+// for small inputs, pipelined above (default_max_small_bytes: 2 MiB of 4- and
+// 8-byte values, 2^19 and 2^18 items; 512 KiB of 2-byte ones, 2^18 items;
 // 128 KiB of 1-byte ones, 2^17 items); Coarsened for values of other sizes.
-// H100, time of warp-lookback / pipelined (bench --suite main,
-// bench/results/partial-tile-per-agent/h100_bench_main.csv): u32 sum, u32
-// exclusive, u32 max and f32 sum 0.75-0.83 at 2^10-2^12 (u32 sum 5.8 us
-// against 7.7 at 2^10), 0.86-1.03 at 2^13-2^14, 0.88-1.00 at 2^15-2^20 (0.3
-// us saved at 2^16 and 2^20), 1.03-1.05 at 2^21 and 1.22-1.25 at 2^23; u64
-// and f64 0.84-0.99 at 2^10-2^12 and 2^15-2^19, 1.00-1.03 at 2^13-2^14,
-// 1.03-1.04 at 2^20. Between the powers of two (bench --suite explore --group
-// explore_default / explore_default_u64, bench/results/README.md, "Default
-// configuration by size; 1- and 2-byte values"): u32 1.0 at 1.25 x 2^20, 1.03 at 1.5 x 2^20; u64
-// 1.05 at 1.25 x 2^19. 1- and 2-byte sums (explore_u16 / explore_u8 and
-// explore_default_u16 / _u8, two runs): warp-lookback ahead at 2^10 (u16 5.6
-// us against 7.5), the variants within about 0.6 us of each other from 2^14
-// to 2^18 (the order changes from run to run; u8 at 2^14: coarsened 0.9 us
-// ahead), pipelined ahead of warp-lookback from 1.5 x 2^18 u16 items (8.2 us
-// against 8.8) and 1.5 x 2^17 u8 items (2^18 within noise), and at 2^30
-// 92.3% of copy for u16 against coarsened's 82.6% and warp-lookback's 70.9%
-// (u8 65.2%, coarsened 64.4% and up to 0.4 us faster at 1.5 x 2^17-2^21). Until 2026-11-27 the
-// default was Pipelined at every size for 4- and 8-byte values and Coarsened for the others.
+// The switch: H100, sum (bench --suite explore, groups explore_default*,
+// explore_small_warp*, explore_u16 / _u8; bench/results/README.md, "Default
+// configuration by size; 1- and 2-byte values" and "Small inputs"):
+// WarpLookback's 224 x 44 tiles ran ahead of pipelined by 1.9 us at 2^10 u32
+// items (5.8 against 7.7), level at 2^14, 0.2-0.6 us at 2^16 - 2^20, level at
+// 1.25 x 2^20 u32 and 1.25 x 2^19 u64 items, behind above; the small tiles are
+// 0.4-1.3 us faster than WarpLookback's from 1.5 x 2^13 to 2^17 items, level at
+// 2^18, behind from 2^19 for u64 (+0.6 us) and at 2^20 for every type (+0.4 to
+// +0.9). 1- and 2-byte sums: pipelined ahead of warp-lookback from 1.5 x 2^18
+// u16 and 1.5 x 2^17 u8 items, and at 2^30 92.3% of copy for u16 against
+// coarsened's 82.6% and warp-lookback's 70.9% (u8 65.2%, coarsened 64.4% and up
+// to 0.4 us faster at 1.5 x 2^17-2^21). Until 2026-11-27 the default was
+// Pipelined at every size for 4- and 8-byte values and Coarsened for the
+// others; then, that day, WarpLookback up to 4 MiB of 4- and 8-byte values.
 constexpr std::int64_t default_max_small_bytes(std::size_t value_bytes) {
   return value_bytes == 1   ? std::int64_t{128} << 10
          : value_bytes == 2 ? std::int64_t{512} << 10
-                            : std::int64_t{4} << 20;
+                            : std::int64_t{2} << 20;
 }
 template <class T>
-using DefaultConfig =
-    std::conditional_t<sizeof(T) <= 2 || sizeof(T) == 4 || sizeof(T) == 8,
-                       SizeAdaptive<WarpLookback, Pipelined, default_max_small_bytes(sizeof(T))>,
-                       Coarsened>;
+using DefaultConfig = std::conditional_t<
+    sizeof(T) <= 2 || sizeof(T) == 4 || sizeof(T) == 8,
+    SizeAdaptive<WarpLookbackSmall, Pipelined, default_max_small_bytes(sizeof(T))>, Coarsened>;
 
 namespace detail {
 // C with the deterministic and instrumented flags set (both halves of a

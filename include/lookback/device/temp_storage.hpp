@@ -60,6 +60,16 @@ struct LookbackStats {
   unsigned long long spin_rounds;    // re-reads of a window because a lane was INVALID
   unsigned long long fallbacks;      // predecessor tiles reduced by a waiting tile
   unsigned long long fallback_wins;  // ... whose CAS published the aggregate
+
+  // Adds another storage's counts (a plan of several storages reports one
+  // sum; every field, so that a new one is not forgotten there).
+  LookbackStats& operator+=(const LookbackStats& o) {
+    windows += o.windows;
+    spin_rounds += o.spin_rounds;
+    fallbacks += o.fallbacks;
+    fallback_wins += o.fallback_wins;
+    return *this;
+  }
 };
 
 struct alignas(16) Header {
