@@ -343,22 +343,23 @@ struct WarpLookbackPolicy : TilePolicy<224, 176, 3, 3000, 0, false, 1024> {
 };
 static_assert(policy_tile_items<WarpLookbackPolicy, std::uint32_t>() == 9856 &&
               policy_tile_items<WarpLookbackPolicy, std::uint64_t>() == 4480);
-// warp-lookback for small inputs (the default's small half, config.hpp):
-// 256 threads x 64 bytes (16 x u32, 8 x u64; 1- and 2-byte values 16 items),
+// warp-lookback for small inputs (the default's small half, config.hpp): 256
+// threads x 64 bytes (16 x u32, 8 x u64; 1- and 2-byte values 16 items),
 // __launch_bounds__(256, 4), the same delay (grids of these sizes stay under
 // its 1024 tiles). Small scans are latency: a block's load, local scan and
-// store take longer the more items a thread holds, and the scan is done
-// when its slowest tile is. H100, sum, against WarpLookbackPolicy's 224 x 44
-// (bench --suite explore --group explore_small_warp{,_u64,_u16,_u8}, two
-// passes, 2026-11-27; bench/results/README.md, "Small inputs"), mean change
-// of the two passes: from 1.5 x 2^13 to 2^17 items -0.4 to -1.3 us for every
-// type (u32 2^14: 6.50 / 7.17 us against 7.81 / 8.00), 1.5 x 2^17 -0.2 to
-// -0.5, 2^18 level (-0.08 to +0.06), 2^19 u32 +0.10, u64 +0.58, 2^20 +0.4 to
-// +0.9. Below 1.5 x 2^13 items within -0.6 to +0.6 us either way (the pass-
-// to-pass spread at these sizes is about 0.5 us): up to 9856 items the
-// larger tile scans in one tile and skips the look-back. 128 x 96 bytes / 6
-// (CUB's 4-byte shape) and 128 x 64 / 8 were about as fast to 2^16 and
-// slower above.
+// store take longer the more items a thread holds, and the scan is done when
+// its slowest tile is. H100, sum, against WarpLookbackPolicy's 224 x 44 (bench
+// --suite explore --group explore_small_warp{,_u64,_u16,_u8}, two passes,
+// 2026-11-27; bench/results/README.md, "Small inputs"), mean change of the two
+// passes: from 1.5 x 2^13 to 2^16 items 0.6-1.3 us faster for every type (u32
+// 2^14: 6.50 / 7.17 us against 7.81 / 8.00), 2^17 0.6 (u64 0.1), 1.5 x 2^17
+// 0.2-0.5, 2^18 level (-0.08 to +0.06 us), 2^19 u32 +0.10, u64 +0.58, 2^20 +0.4
+// to +0.9. Below 1.5 x 2^13 items mixed: u64 0.5-1.3 us faster at 6144 and 8192
+// (its 224 x 20 tile holds 4480 items) and 0.8 slower at 1024; the others
+// within -0.5 to +0.6 us, about the pass-to-pass spread at these sizes (up to
+// 9856 items the 224 x 44 tile scans as one tile and skips the look-back). 128
+// x 96 bytes / 6 (CUB's 4-byte shape) and 128 x 64 / 8 were about as fast to
+// 2^16 and slower above.
 struct WarpLookbackSmallPolicy : TilePolicy<256, 64, 4, 3000, 0, false, 1024> {
   template <class T>
   static constexpr int items() {
