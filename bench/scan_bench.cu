@@ -685,9 +685,10 @@ void explore_suite(const Settings& s) {
          BPipelined, BDefaultFor<std::uint8_t>>(
       s, "explore_default_u8", switch_sizes,
       {"warp-lookback", "warp-lookback small", "coarsened", "pipelined", "default"});
-  // Warp-lookback shapes for small inputs (a third tier of the default below
-  // its warp-lookback half?): CUB's 128 x 96 bytes / 6 and smaller tiles,
-  // against today's shape; 1- and 2-byte values capped at 24 or 16 items.
+  // Warp-lookback shapes for small inputs (2026-11-27): CUB's 128 x 96 bytes
+  // / 6 and smaller tiles against WarpLookback's 224 x 44 (warp-lookback*,
+  // then the default's small half); 1- and 2-byte values capped at 24 or 16
+  // items. w256 x 64B/4 became WarpLookbackSmallPolicy.
   std::vector<std::int64_t> small_tier_sizes;
   for (std::int64_t k :
        {8, 16, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 4096, 8192})
@@ -698,9 +699,10 @@ void explore_suite(const Settings& s) {
   using W64x256 = Bench<C::WarpLookback, SmallWarpShape<256, 64, 4, 16>>;
   const std::vector<const char*> small_tier_names = {"warp-lookback*", "w128 x 96B/6",
                                                      "w128 x 64B/8", "w256 x 64B/4", "3-tier"};
-  // A default with w128 x 96B/6 up to 512 KiB (nested SizeAdaptive).
+  // The default of the time with w128 x 96B/6 below it up to 512 KiB (a
+  // nested SizeAdaptive; 4 MiB was then the default's switch).
   using Tier3 = lookback::SizeAdaptive<lookback::SizeAdaptive<W96x128, BWarp, 512 << 10>,
-                                       BPipelined, lookback::default_max_small_bytes(4)>;
+                                       BPipelined, 4 << 20>;
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarp, W96x128, W64x128,
          W64x256, Tier3>(s, "explore_small_warp", small_tier_sizes, small_tier_names);
   run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false, BWarp, W96x128, W64x128,

@@ -1,10 +1,9 @@
 // The default configuration (lookback::DefaultConfig<T>, a SizeAdaptive)
 // through the stateless DeviceScan: sizes at the small half's tile edges, the
-// largest size of the small half (warp-lookback with small tiles) and the
-// next (pipelined),
-// inclusive and exclusive, aligned, misaligned and in place, for every value
-// size it covers; and one temp allocation, sized by a query for the largest
-// n, serving scans on both halves.
+// largest size of the small half (warp-lookback with small tiles) and the next
+// (pipelined), inclusive and exclusive, aligned, misaligned and in place, for
+// every value size it covers; and one temp allocation, sized by a query for the
+// largest n, serving scans on both halves.
 #include "scan_test_util.hpp"
 
 namespace lt = lookback::testing;

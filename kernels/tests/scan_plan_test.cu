@@ -120,6 +120,7 @@ void many_launches() {
 // coarsened, pipelined and fallback did not compile for them (over the agent's 64 chunks a thread;
 // policy.hpp).
 LOOKBACK_PLAN_TESTS(WarpLookback, lookback::WarpLookback)
+LOOKBACK_PLAN_TESTS(WarpLookbackSmall, lookback::WarpLookbackSmall)
 LOOKBACK_PLAN_TESTS(Coarsened, lookback::Coarsened)
 LOOKBACK_PLAN_TESTS(Pipelined, lookback::Pipelined)
 LOOKBACK_PLAN_TESTS(Fallback, lookback::Fallback)

@@ -136,20 +136,22 @@ inline constexpr bool is_size_adaptive_v<SizeAdaptive<S, L, B>> = true;
 // for small inputs, pipelined above (default_max_small_bytes: 2 MiB of 4- and
 // 8-byte values, 2^19 and 2^18 items; 512 KiB of 2-byte ones, 2^18 items;
 // 128 KiB of 1-byte ones, 2^17 items); Coarsened for values of other sizes.
-// The switch: H100, sum (bench --suite explore, groups explore_default*,
-// explore_small_warp*, explore_u16 / _u8; bench/results/README.md, "Default
-// configuration by size; 1- and 2-byte values" and "Small inputs"):
-// WarpLookback's 224 x 44 tiles ran ahead of pipelined by 1.9 us at 2^10 u32
-// items (5.8 against 7.7), level at 2^14, 0.2-0.6 us at 2^16 - 2^20, level at
-// 1.25 x 2^20 u32 and 1.25 x 2^19 u64 items, behind above; the small tiles are
-// 0.6-1.3 us faster than WarpLookback's from 1.5 x 2^13 to 2^16 items (2^17:
-// 0.6, u64 0.1), level at 2^18, behind from 2^19 for u64 (+0.6 us) and at 2^20
-// for every type (+0.4 to +0.9); the default gives up 0.3 us for u32 from 1.25
-// x 2^19 to 2^20 items, where WarpLookback ran ahead of pipelined. 1- and
-// 2-byte sums: pipelined ahead of warp-lookback from 1.5 x 2^18 u16 and 1.5 x
-// 2^17 u8 items, and at 2^30 92.3% of copy for u16 against coarsened's 82.6%
-// and warp-lookback's 70.9% (u8 65.2%, coarsened 64.4% and up to 0.4 us faster
-// at 1.5 x 2^17-2^21). Until 2026-11-27 the default was Pipelined at every size
+// The switch: H100, sum. WarpLookback's 224 x 44 tiles ran ahead of pipelined
+// by 1.9 us at 2^10 u32 items (bench --suite main,
+// partial-tile-per-agent/h100_bench_main.csv: 5.8 against 7.7; 0.8 in the
+// afternoon's explore_default), level at 2^14, 0.2-0.6 us at 2^16 - 2^20, 0.2
+// at 1.25 x 2^20 u32 and level at 1.25 x 2^19 u64 items, behind above (bench
+// --suite explore, groups explore_default*; bench/results/README.md, "Default
+// configuration by size; 1- and 2-byte values" and "Small inputs"). The small
+// tiles are 0.6-1.3 us faster than WarpLookback's from 1.5 x 2^13 to 2^16 items
+// (2^17: 0.6, u64 0.1), level at 2^18, behind from 2^19 for u64 (+0.6 us) and
+// at 2^20 for every type (+0.4 to +0.9) (explore_small_warp*); the default
+// gives up 0.1-0.35 us for u32 from 1.25 x 2^19 to 2^20 items, where
+// WarpLookback ran ahead of pipelined. 1- and 2-byte sums (explore_u16 / _u8):
+// pipelined ahead of warp-lookback from 1.5 x 2^18 u16 and 1.5 x 2^17 u8 items,
+// and at 2^30 92.3% of copy for u16 against coarsened's 82.6% and
+// warp-lookback's 70.9% (u8 65.2%, coarsened 64.4% and up to 0.4 us faster at
+// 1.5 x 2^17-2^21). Until 2026-11-27 the default was Pipelined at every size
 // for 4- and 8-byte values and Coarsened for the others; then, that day,
 // WarpLookback up to 4 MiB of 4- and 8-byte values.
 constexpr std::int64_t default_max_small_bytes(std::size_t value_bytes) {
