@@ -688,7 +688,7 @@ void explore_suite(const Settings& s) {
   // Warp-lookback shapes for small inputs (2026-11-27): CUB's 128 x 96 bytes
   // / 6 and smaller tiles against WarpLookback's 224 x 44 (warp-lookback*,
   // then the default's small half); 1- and 2-byte values capped at 24 or 16
-  // items. w256 x 64B/4 became WarpLookbackSmallPolicy.
+  // items. w256 x 64B/4 became WarpLookbackSmallPolicy, so its row is BWarpSmall.
   std::vector<std::int64_t> small_tier_sizes;
   for (std::int64_t k :
        {8, 16, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 4096, 8192})
@@ -696,7 +696,6 @@ void explore_suite(const Settings& s) {
       small_tier_sizes.push_back(k * 128);
   using W96x128 = Bench<C::WarpLookback, SmallWarpShape<128, 96, 6, 24>>;
   using W64x128 = Bench<C::WarpLookback, SmallWarpShape<128, 64, 8, 16>>;
-  using W64x256 = Bench<C::WarpLookback, SmallWarpShape<256, 64, 4, 16>>;
   const std::vector<const char*> small_tier_names = {"warp-lookback*", "w128 x 96B/6",
                                                      "w128 x 64B/8", "w256 x 64B/4", "3-tier"};
   // The default of the time with w128 x 96B/6 below it up to 512 KiB (a
@@ -704,13 +703,13 @@ void explore_suite(const Settings& s) {
   using Tier3 = lookback::SizeAdaptive<lookback::SizeAdaptive<W96x128, BWarp, 512 << 10>,
                                        BPipelined, 4 << 20>;
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarp, W96x128, W64x128,
-         W64x256, Tier3>(s, "explore_small_warp", small_tier_sizes, small_tier_names);
+         BWarpSmall, Tier3>(s, "explore_small_warp", small_tier_sizes, small_tier_names);
   run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false, BWarp, W96x128, W64x128,
-         W64x256, Tier3>(s, "explore_small_warp_u64", small_tier_sizes, small_tier_names);
+         BWarpSmall, Tier3>(s, "explore_small_warp_u64", small_tier_sizes, small_tier_names);
   run_op<Case<std::uint16_t, OpKind::Sum, false>, std::uint16_t, false, BWarp, W96x128, W64x128,
-         W64x256>(s, "explore_small_warp_u16", small_tier_sizes, small_tier_names);
+         BWarpSmall>(s, "explore_small_warp_u16", small_tier_sizes, small_tier_names);
   run_op<Case<std::uint8_t, OpKind::Sum, false>, std::uint8_t, false, BWarp, W96x128, W64x128,
-         W64x256>(s, "explore_small_warp_u8", small_tier_sizes, small_tier_names);
+         BWarpSmall>(s, "explore_small_warp_u8", small_tier_sizes, small_tier_names);
   // The scalar path (pointers one item past a 16-byte boundary): since the
   // partial-tile change its kernels spill more (ptxas: pipelined u32 164
   // bytes, none before; bench/results/README.md, "Partial last tiles").
