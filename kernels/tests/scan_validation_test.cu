@@ -180,24 +180,39 @@ TEST(ScanValidation, AdaptivePlanStorageIsBothHalves) {
 }
 
 // A half of a SizeAdaptive may be a SizeAdaptive: three tiers, each call on
-// the configuration its n picks, and a plan of three storages.
+// the configuration its n picks, and a plan of three storages. The sizes are
+// chosen so that each tier's query differs from the other two's (descriptors
+// come in groups of 32 tiles; a query above a switch also covers the smaller
+// tiers' shares).
 TEST(ScanValidation, NestedAdaptivePicksOneOfThreeTiers) {
-  using Tiers = lookback::SizeAdaptive<
-      lookback::SizeAdaptive<lookback::WarpLookbackSmall, lookback::WarpLookback, 1 << 18>,
-      lookback::Pipelined, 1 << 22>;
+  using Small = lookback::WarpLookbackSmall;
+  using Warp = lookback::WarpLookback;
+  using Pipe = lookback::Pipelined;
+  using Tiers = lookback::SizeAdaptive<lookback::SizeAdaptive<Small, Warp, 1 << 20>, Pipe, 1 << 23>;
   static_assert(lookback::detail::max_items<Tiers, int>() ==
-                lookback::detail::max_items<lookback::Pipelined, int>());
-  EXPECT_EQ((query_bytes<Tiers, int>(1000)), (query_bytes<lookback::WarpLookbackSmall, int>(1000)));
-  EXPECT_EQ((query_bytes<Tiers, int>(3 << 16)),
-            (query_bytes<lookback::WarpLookback, int>(3 << 16)));
-  EXPECT_EQ((query_bytes<Tiers, int>(1 << 26)), (query_bytes<lookback::Pipelined, int>(1 << 26)));
+                lookback::detail::max_items<Pipe, int>());
+  constexpr std::int64_t small_share = 1 << 18, middle_share = 1 << 21;
+  // Smallest tier: 64 small tiles (2 groups); 224 x 44 would take 27 (1).
+  const std::int64_t n1 = small_share;
+  ASSERT_NE((query_bytes<Small, int>(n1)), (query_bytes<Warp, int>(n1)));
+  EXPECT_EQ((query_bytes<Tiers, int>(n1)), (query_bytes<Small, int>(n1)));
+  // Middle tier: 213 tiles of 224 x 44 (7 groups), against 512 small tiles
+  // (16) and 256 pipelined ones (8).
+  const std::int64_t n2 = middle_share;
+  const std::size_t middle =
+      std::max(query_bytes<Warp, int>(n2), query_bytes<Small, int>(small_share));
+  ASSERT_NE(middle, (query_bytes<Small, int>(n2)));
+  ASSERT_NE(middle, (query_bytes<Pipe, int>(n2)));
+  EXPECT_EQ((query_bytes<Tiers, int>(n2)), middle);
+  // Largest tier: pipelined's 8192 tiles, against 224 x 44's 6809.
+  const std::int64_t n3 = 1 << 26;
+  ASSERT_NE((query_bytes<Pipe, int>(n3)), (query_bytes<Warp, int>(n3)));
+  EXPECT_EQ((query_bytes<Tiers, int>(n3)), (query_bytes<Pipe, int>(n3)));
   using Plan = lookback::ScanPlan<int, Tiers>;
-  using SmallPlan = lookback::ScanPlan<int, lookback::WarpLookbackSmall>;
-  using WarpPlan = lookback::ScanPlan<int, lookback::WarpLookback>;
-  using PipePlan = lookback::ScanPlan<int, lookback::Pipelined>;
-  EXPECT_EQ(Plan::storage_bytes(1 << 24), SmallPlan::storage_bytes(1 << 16) +
-                                              WarpPlan::storage_bytes(1 << 20) +
-                                              PipePlan::storage_bytes(1 << 24));
+  const std::size_t three = lookback::ScanPlan<int, Small>::storage_bytes(small_share) +
+                            lookback::ScanPlan<int, Warp>::storage_bytes(middle_share) +
+                            lookback::ScanPlan<int, Pipe>::storage_bytes(n3);
+  EXPECT_EQ(Plan::storage_bytes(n3), three);
   Plan plan;
   EXPECT_FALSE(plan.initialised());
   EXPECT_EQ(plan.InclusiveSum(fake<const int>(kIn), fake<int>(kOut), 10), cudaErrorInvalidValue);
