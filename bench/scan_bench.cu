@@ -26,12 +26,17 @@
 #include <cstring>
 #include <functional>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <type_traits>
 #include <vector>
 
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_transform.cuh>
+#include <cuda/std/functional>
+
+#include "floor_kernels.cuh"
 
 #include "lookback/device_scan.cuh"
 #include "lookback/ops.hpp"
@@ -291,9 +296,15 @@ std::vector<std::int64_t> sizes(const Settings& s, bool odd) {
 // (the values drift from launch to launch, which the timing does not mind);
 // the checks first copy slice 0's input into its output. The copy row stays
 // the out-of-place copy, the reference line.
+// Rows a group times besides the scans (after copy and CUB at each size):
+// given n, the pools, the stream and the copy's and CUB's times.
+template <class T>
+using ExtraRows = std::function<void(std::int64_t, const Pools<T>&, cudaStream_t, Timing, Timing)>;
+
 template <class C, class T, bool kInPlace, class... Cfgs>
 void run_op(const Settings& settings, const char* op_name, const std::vector<std::int64_t>& ns,
-            const std::vector<const char*>& impl_names, std::int64_t offset_items = 0) {
+            const std::vector<const char*>& impl_names, std::int64_t offset_items = 0,
+            const ExtraRows<T>& extra_rows = {}) {
   if (!settings.group.empty() && settings.group != op_name) return;
   ++g_groups_run;
   std::printf("\n== %s ==\n%-14s %11s  %-22s %10s %9s %8s %8s  %s\n", op_name, "op", "n", "impl",
@@ -365,6 +376,7 @@ void run_op(const Settings& settings, const char* op_name, const std::vector<std
           cub.median_us / copy.median_us, "-"});
     emit({op_name, n, "cub", cub.median_us, cub.min_us, bytes / cub.median_us / 1e3,
           100.0 * copy.median_us / cub.median_us, 1.0, cub_check});
+    if (extra_rows) extra_rows(n, pools, stream, copy, cub);
     // Lookback variants.
     std::size_t idx = 0;
     std::apply(
@@ -522,6 +534,114 @@ struct ExptBookkeeping : Base {
   static constexpr lookback::protocol::Protocol protocol = change(Base::protocol);
   static constexpr lookback::protocol::Protocol protocol_in_place = change(Base::protocol_in_place);
 };
+
+// Copies of our own next to cudaMemcpyAsync (explore_copy_floor): the floor
+// under a one-launch scan at small n. Each row's output is compared with its
+// input; % of copy and the ratio to CUB as for the scans.
+// The same configuration with other look-back orders: packed publishes
+// relaxed (as pipelined's catalogue entry) and, optionally, relaxed look-back
+// reads. Measurements only: no catalogue entry, so not verified variants.
+template <class Base, bool kRelaxedPublish, lookback::protocol::Order kLookbackOrder>
+struct ExptOrders : Base {
+  static constexpr lookback::protocol::Protocol change(lookback::protocol::Protocol p) {
+    p.relaxed_packed_publish = kRelaxedPublish;
+    p.lookback_order = kLookbackOrder;
+    return p;
+  }
+  static constexpr lookback::protocol::Protocol protocol = change(Base::protocol);
+  static constexpr lookback::protocol::Protocol protocol_in_place = change(Base::protocol_in_place);
+};
+
+ExtraRows<std::uint32_t> copy_floor_rows(const Settings& settings) {
+  unsigned* d_counter = nullptr;  // the ladder's ticket counter
+  CHECK_CUDA(cudaMalloc(&d_counter, sizeof(unsigned)));
+  const std::shared_ptr<unsigned> counter(d_counter, [](unsigned* p) { cudaFree(p); });
+  return [&settings, counter](std::int64_t n, const Pools<std::uint32_t>& pools,
+                              cudaStream_t stream, Timing copy, Timing cub) {
+    using namespace lookback_bench;
+    const std::int64_t n4 = n / 4;  // sizes are powers of two from 2^10
+    const auto vin = [&](int s) { return reinterpret_cast<const uint4*>(pools.in_slice(n, s)); };
+    const auto vout = [&](int s) { return reinterpret_cast<uint4*>(pools.out_slice(n, s)); };
+    int dev = 0, sms = 0, per_sm = 0;
+    CHECK_CUDA(cudaGetDevice(&dev));
+    CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, copy_grid_stride, 256, 0));
+    const auto grid_for = [&](std::int64_t vectors_per_block) {
+      return static_cast<unsigned>((n4 + vectors_per_block - 1) / vectors_per_block);
+    };
+    const auto row = [&](const char* name, const std::function<void(int)>& launch) {
+      CHECK_CUDA(cudaMemsetAsync(pools.out_slice(n, 0), 0, n * sizeof(std::uint32_t), stream));
+      launch(0);
+      CHECK_CUDA(cudaGetLastError());
+      CHECK_CUDA(cudaStreamSynchronize(stream));
+      const unsigned long long bad = mismatches(pools.out_slice(n, 0), pools.in_slice(n, 0), n);
+      const Timing t = time_it(launch, pools.slices(n), stream, settings.quick);
+      const double bytes = 2.0 * static_cast<double>(n) * sizeof(std::uint32_t);
+      emit({"explore_copy_floor", n, name, t.median_us, t.min_us, bytes / t.median_us / 1e3,
+            100.0 * copy.median_us / t.median_us, cub.median_us / t.median_us,
+            bad == 0 ? "ok" : "FAIL(" + std::to_string(bad) + ")"});
+    };
+    const unsigned resident = static_cast<unsigned>(sms * per_sm);
+    row("kcopy grid-stride", [&](int s) {
+      const unsigned grid = std::min<unsigned>(resident, grid_for(256));
+      copy_grid_stride<<<grid, 256, 0, stream>>>(vin(s), vout(s), n4);
+    });
+    row("kcopy tile 256x4",
+        [&](int s) { copy_tile<1><<<grid_for(256), 256, 0, stream>>>(vin(s), vout(s), n4); });
+    row("kcopy tile 256x16",
+        [&](int s) { copy_tile<4><<<grid_for(256 * 4), 256, 0, stream>>>(vin(s), vout(s), n4); });
+    row("kcopy tile 128x64",
+        [&](int s) { copy_tile<16><<<grid_for(128 * 16), 128, 0, stream>>>(vin(s), vout(s), n4); });
+    row("DeviceTransform", [&](int s) {
+      CHECK_CUDA(cub::DeviceTransform::Transform(pools.in_slice(n, s), pools.out_slice(n, s), n,
+                                                 ::cuda::std::identity{}, stream));
+    });
+    // The ladder on WarpLookbackSmall's 256 x 16 u32 tile (floor_kernels.cuh).
+    constexpr int kLadderThreads = 256, kLadderItems = 16;
+    constexpr std::int64_t kLadderTile = kLadderThreads * kLadderItems;
+    const unsigned ladder_grid = static_cast<unsigned>((n + kLadderTile - 1) / kLadderTile);
+    row("ladder cub-io copy", [&](int s) {
+      tile_ladder<kLadderThreads, kLadderItems, false, false>
+          <<<ladder_grid, kLadderThreads, 0, stream>>>(pools.in_slice(n, s), pools.out_slice(n, s),
+                                                       n, nullptr);
+    });
+    const auto local_scan_row = [&](const char* name, const std::function<void(int)>& launch) {
+      CHECK_CUDA(cudaMemsetAsync(counter.get(), 0, sizeof(unsigned), stream));
+      launch(0);
+      CHECK_CUDA(cudaGetLastError());
+      unsigned long long* d_bad = nullptr;
+      CHECK_CUDA(cudaMalloc(&d_bad, sizeof *d_bad));
+      CHECK_CUDA(cudaMemsetAsync(d_bad, 0, sizeof *d_bad, stream));
+      check_local_scan<<<1024, 256, 0, stream>>>(pools.in_slice(n, 0), pools.out_slice(n, 0), n,
+                                                 kLadderTile, d_bad);
+      CHECK_CUDA(cudaGetLastError());
+      unsigned long long bad = 0;
+      CHECK_CUDA(cudaMemcpyAsync(&bad, d_bad, sizeof bad, cudaMemcpyDeviceToHost, stream));
+      CHECK_CUDA(cudaStreamSynchronize(stream));
+      CHECK_CUDA(cudaFree(d_bad));
+      const Timing t = time_it(launch, pools.slices(n), stream, settings.quick);
+      const double bytes = 2.0 * static_cast<double>(n) * sizeof(std::uint32_t);
+      emit({"explore_copy_floor", n, name, t.median_us, t.min_us, bytes / t.median_us / 1e3,
+            100.0 * copy.median_us / t.median_us, cub.median_us / t.median_us,
+            bad == 0 ? "local-ok" : "FAIL(" + std::to_string(bad) + ")"});
+    };
+    local_scan_row("ladder +local scan", [&](int s) {
+      tile_ladder<kLadderThreads, kLadderItems, true, false>
+          <<<ladder_grid, kLadderThreads, 0, stream>>>(pools.in_slice(n, s), pools.out_slice(n, s),
+                                                       n, nullptr);
+    });
+    local_scan_row("ladder +ticket", [&](int s) {
+      tile_ladder<kLadderThreads, kLadderItems, true, true>
+          <<<ladder_grid, kLadderThreads, 0, stream>>>(pools.in_slice(n, s), pools.out_slice(n, s),
+                                                       n, counter.get());
+    });
+    local_scan_row("ladder +ticket spec", [&](int s) {
+      tile_ladder<kLadderThreads, kLadderItems, true, true, true>
+          <<<ladder_grid, kLadderThreads, 0, stream>>>(pools.in_slice(n, s), pools.out_slice(n, s),
+                                                       n, counter.get());
+    });
+  };
+}
 
 void explore_suite(const Settings& s) {
   using lookback::TilePolicy;
@@ -685,6 +805,39 @@ void explore_suite(const Settings& s) {
          BPipelined, BDefaultFor<std::uint8_t>>(
       s, "explore_default_u8", switch_sizes,
       {"warp-lookback", "warp-lookback small", "coarsened", "pipelined", "default"});
+  // The floor under a one-launch scan at small n (2026-11-27, evening): how
+  // close copies of our own come to cudaMemcpyAsync, next to the scans.
+  std::vector<std::int64_t> floor_sizes;
+  for (int l = std::max(s.min_log, 10); l <= std::min(s.max_log, 24); ++l) {
+    floor_sizes.push_back(std::int64_t{1} << l);
+    if (l >= 16 && l <= 21) floor_sizes.push_back(std::int64_t{3} << (l - 1));
+  }
+  using lookback::protocol::Order;
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarpSmall,
+         ExptBookkeeping<BWarpSmall, TileIdSource::BlockIdx, Reset::Epoch>,
+         ExptOrders<BWarpSmall, true, Order::Acquire>, ExptOrders<BWarpSmall, true, Order::Relaxed>,
+         BPipelined, BDefaultFor<std::uint32_t>>(
+      s, "explore_copy_floor", floor_sizes,
+      {"warp-lookback small", "EXPT-wsmall blockidx", "EXPT-wsmall rlx-pub",
+       "EXPT-wsmall rlx-pub+rd", "pipelined", "default"},
+      0, copy_floor_rows(s));
+  // Relaxed packed publishes (as pipelined's) on the one-tile variants, at
+  // every size: explore_copy_floor found them 0.4-1.2 us faster on the
+  // default's small tiles from 2^13 to 2^20 items (2026-11-27, evening).
+  const auto rp_sizes = powers_of_two(s, {14, 16, 18, 20, 22, 24, 26, 28, 30});
+  const std::vector<const char*> rp_names = {"warp-lookback small", "EXPT-wsmall rlx-pub",
+                                             "warp-lookback",       "EXPT-warp rlx-pub",
+                                             "coarsened",           "EXPT-coarse rlx-pub"};
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarpSmall,
+         ExptOrders<BWarpSmall, true, Order::Acquire>, BWarp,
+         ExptOrders<BWarp, true, Order::Acquire>, BCoarse,
+         ExptOrders<BCoarse, true, Order::Acquire>>(s, "explore_relaxed_publish", rp_sizes,
+                                                    rp_names);
+  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false, BWarpSmall,
+         ExptOrders<BWarpSmall, true, Order::Acquire>, BWarp,
+         ExptOrders<BWarp, true, Order::Acquire>, BCoarse,
+         ExptOrders<BCoarse, true, Order::Acquire>>(s, "explore_relaxed_publish_u64", rp_sizes,
+                                                    rp_names);
   // Warp-lookback shapes for small inputs (2026-11-27): CUB's 128 x 96 bytes
   // / 6 and smaller tiles against WarpLookback's 224 x 44 (warp-lookback*,
   // then the default's small half); 1- and 2-byte values capped at 24 or 16
@@ -789,6 +942,15 @@ void stats_suite(const Settings& s) {
   using IP = lookback::ScanConfig<lookback::Variant::Pipelined, lookback::PipelinedPolicy, false,
                                   true, false>;
   const Perturbation none{};
+  // Small inputs (2026-11-27, evening): how many windows and spin rounds the
+  // default's two halves take where the look-back, not the tile pipeline,
+  // costs a scan 2.4-3.6 us over a copy (explore_copy_floor).
+  using IWs = lookback::ScanConfig<lookback::Variant::WarpLookback,
+                                   lookback::WarpLookbackSmallPolicy, false, true, false>;
+  for (int l : {14, 16, 17, 18, 19, 20}) {
+    stats_one<IWs>("warp-lookback-small", std::int64_t{1} << l, "-", none, pools, stream, s.quick);
+    stats_one<IP>("pipelined", std::int64_t{1} << l, "-", none, pools, stream, s.quick);
+  }
   for (std::int64_t n : {std::int64_t{1} << 20, std::int64_t{1} << 24, big}) {
     stats_one<ICd>("coarsened-nodelay", n, "-", none, pools, stream, s.quick);
     stats_one<IW>("warp-lookback", n, "-", none, pools, stream, s.quick);
