@@ -4,8 +4,9 @@
 // (these scans reproduced the wrong results of a look-back load that ptxas
 // had split in two: descriptor.cuh, Packed128Descriptor::tag); variants that
 // force the split layout keep it. The static_asserts pin the choice; the GPU tests run scans
-// that exercise every access of the 16-byte word: release/acquire publish
-// and look-back (all variants), relaxed accesses with fence.sc
+// that exercise the 16-byte word's accesses: relaxed publishes with acquire
+// look-back reads (every production variant since 2026-11-27, when the
+// one-tile ones dropped the release), relaxed accesses with fence.sc
 // (fenced-lookback), and the fallback's monotone atom.cas.b128 under forced
 // stalls, in place and out of place. (The per-variant matrices in
 // scan_{warp_lookback,coarsened,fallback}_test cover i64/u64/f64/Affine

@@ -69,13 +69,20 @@
 //     2^30 against 81.6), 80.5% for u64 where CUB (224 x 12) has 90.4%.
 //     Now 224 threads x 44 4-byte or 20 8-byte items, 3 blocks per SM
 //     (WarpLookbackPolicy below).
-//   Measured orders: relaxed publish and look-back instead of the spec's
-//     release/acquire gained ~2.5% for one-tile blocks with contiguous
-//     descriptors (experiment) and lose ~0.3% with one descriptor per sector,
-//     so coarsened, fallback and warp-lookback keep the release; the
-//     pipelined kernel gains 3.6% from relaxed packed publishes (its catalogue
-//     entry sets Protocol::relaxed_packed_publish). The catalogue's
-//     fenced-lookback (fence.sc) is ~4% slower.
+//   Measured orders: the pipelined kernel gained 3.6% from relaxed packed
+//     publishes (Protocol::relaxed_packed_publish; 2026-11-25). One-tile
+//     blocks first measured no gain from relaxed publishes *and* relaxed
+//     look-back reads with one descriptor per sector (-0.3%), so they kept
+//     the release until 2026-11-27; relaxed packed publishes alone, with the
+//     look-back still acquiring, then measured (bench explore_relaxed_publish,
+//     H100, u32): warp-lookback 92.2 -> 96.3% of copy at 2^30, 88.7 -> 92.9% at
+//     2^26, 78.6 -> 83.6% at 2^24, 10.9 -> 10.0 us at 2^20 (u64 91.9 -> 97.2%
+//     at 2^30); its small tiles 11.65 -> 10.5 us at 2^20 and 0.3-0.8 us faster
+//     from 2^14 to 2^18; coarsened level from 2^26, +1.5 points at 2^24,
+//     0.3-1.0 us faster up to 2^22. So every production protocol sets it now
+//     (catalogue.hpp). Relaxed look-back reads on top (small tiles, to 2^22):
+//     no further change. The catalogue's fenced-lookback (fence.sc) is ~4%
+//     slower.
 #pragma once
 
 #include <cstdint>

@@ -30,19 +30,24 @@ struct NamedVariant {
 namespace detail {
 // Production building blocks. `coarsened` differs from `warp-lookback` only
 // in tuning (items per thread, vector width), which lives with the kernels,
-// not in the protocol. `pipelined`'s blocks are persistent and hold two
-// tiles, and its packed publishes are relaxed: there a release's fence sat
-// between the block's stores of one tile and the aggregate of the next, and
-// cost 3-4% of copy bandwidth on the H100 (one-tile blocks gained nothing
-// from it: bench/results/README.md). The fallback runs on the same
-// persistent blocks: one-tile blocks held it at 95% of copy where
-// `pipelined` reached 99%, and its bounded wait does not care which block
-// holds a tile.
-inline constexpr Protocol kWarpLookback{};
-inline constexpr Protocol kPipelined = [] {
+// not in the protocol. Packed publishes are relaxed in every production
+// variant (a packed word carries its value; split words keep the release).
+// A release's fence sits on each tile's path from its aggregate to its
+// output: on the H100 it cost `pipelined` 3-4% of copy bandwidth (its fence
+// also waited for the previous tile's stores) and one-tile blocks 0.4-1.2 us
+// from 2^13 to 2^20 items, 10% of a 2^20-item scan (bench/results/README.md,
+// 2026-11-25 and 2026-11-27 evening). `pipelined`'s blocks are persistent
+// and hold two tiles. The fallback runs on the same persistent blocks:
+// one-tile blocks held it at 95% of copy where `pipelined` reached 99%, and
+// its bounded wait does not care which block holds a tile.
+inline constexpr Protocol kWarpLookback = [] {
   Protocol p{};
-  p.tiles_per_block = 2;
   p.relaxed_packed_publish = true;
+  return p;
+}();
+inline constexpr Protocol kPipelined = [] {
+  Protocol p = kWarpLookback;
+  p.tiles_per_block = 2;
   return p;
 }();
 inline constexpr Protocol kFallback = [] {
@@ -68,8 +73,8 @@ inline constexpr std::array kCatalogue{
     // ----------------------------------------------------------- production
     NamedVariant{"warp-lookback", Kind::Production, detail::kWarpLookback, Progress::Obe,
                  Property::None, 1,
-                 "a warp inspects a window of predecessors per step; release publish, "
-                 "acquire reads, atomic ticket, epoch reset"},
+                 "a warp inspects a window of predecessors per step; packed publishes "
+                 "relaxed (split ones release), acquire reads, atomic ticket, epoch reset"},
     NamedVariant{"coarsened", Kind::Production, detail::kWarpLookback, Progress::Obe,
                  Property::None, 1,
                  "many items per thread with 16-byte loads; same protocol as warp-lookback"},
