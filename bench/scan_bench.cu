@@ -780,13 +780,14 @@ void explore_suite(const Settings& s) {
          BFallback>(s, "explore_u8", narrow_sizes,
                     {"warp-lookback", "coarsened", "pipelined", "fallback"});
   // The default configuration (config.hpp): warp-lookback with small tiles
-  // up to default_max_small_bytes of input (2 MiB of 4- and 8-byte values),
-  // pipelined above. Sizes around the switch and below it; "default" should
-  // track the faster of its two halves. Until 2026-11-27 midday the small half was
-  // WarpLookback (224 x 44) up to 4 MiB; its row stays for comparison.
+  // up to default_max_small_bytes of input (8 MiB of 4- and 8-byte values
+  // since 2026-11-27 evening; 2 MiB before), pipelined above. Sizes around
+  // the switch and below it; "default" should track the faster of its two
+  // halves. Until 2026-11-27 midday the small half was WarpLookback
+  // (224 x 44) up to 4 MiB; its row stays for comparison.
   std::vector<std::int64_t> switch_sizes;
   for (std::int64_t k : {8, 128, 512, 1024, 1536, 2048, 3072, 4096, 5120, 6144, 7168, 8192, 10240,
-                         12288, 14336, 16384, 32768})
+                         12288, 14336, 16384, 20480, 24576, 32768})
     if (k * 128 >= (std::int64_t{1} << s.min_log) && k * 128 <= (std::int64_t{1} << s.max_log))
       switch_sizes.push_back(k * 128);
   const std::vector<const char*> default_names = {"warp-lookback", "warp-lookback small",

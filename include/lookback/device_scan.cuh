@@ -40,8 +40,8 @@
 // of two by the size of each call's input. Without one,
 // lookback::DefaultConfig<T>: for 1-, 2-, 4- and 8-byte values
 // WarpLookbackSmall (warp-lookback on small tiles) up to config.hpp's
-// default_max_small_bytes of input (2 MiB of 4- and 8-byte values, 512 KiB of
-// 2-byte, 128 KiB of 1-byte ones) and Pipelined above, Coarsened for values of
+// default_max_small_bytes of input (8 MiB of 4- and 8-byte values, 1 MiB of
+// 2-byte, 512 KiB of 1-byte ones) and Pipelined above, Coarsened for values of
 // other sizes. A SizeAdaptive's halves may be SizeAdaptives themselves.
 //
 // Contract: T trivially copyable and default constructible; the operator

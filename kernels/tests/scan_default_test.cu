@@ -49,8 +49,8 @@ TEST(ScanDefault, AroundTheSwitchU8) {
 // CUB's usage: query once for the largest n, then scan smaller inputs with
 // that storage, on either half. Where the small half's tiles are the smaller,
 // a query just above the switch must cover the small half's largest scan
-// itself: the default's 4096-item u32 tiles against pipelined's 8192 (2^19
-// items: 128 small tiles, 128 descriptors; 2^19 + 1: 65 pipelined tiles, 96
+// itself: the default's 4096-item u32 tiles against pipelined's 8192 (2^21
+// items: 512 small tiles, 512 descriptors; 2^21 + 1: 257 pipelined tiles, 288
 // descriptors), and SmallTilesFirst (pipelined's 8192 below warp-lookback's
 // 9856: 300,000 items take 37 pipelined tiles, 64 descriptors; 300,001
 // items 31 warp-lookback tiles, 32).
@@ -87,7 +87,7 @@ TEST(ScanDefault, OneQueryForTheLargestSizeServesBothHalves) {
   LOOKBACK_REQUIRE_GPU();
   using Cfg = lookback::DefaultConfig<std::uint32_t>;
   constexpr std::int64_t share = Cfg::max_small_items<std::uint32_t>();
-  constexpr std::int64_t largest = std::int64_t{1} << 21;
+  constexpr std::int64_t largest = 4 * share;  // past the switch: both halves
   one_query_serves_all<Cfg>(largest, {largest, 1000, share, share + 1, largest - 1});
 }
 TEST(ScanDefault, OneQueryJustAboveTheSwitchServesTheSmallHalf) {

@@ -127,7 +127,7 @@ LOOKBACK_PLAN_TESTS(Fallback, lookback::Fallback)
 
 // The default configuration of 1-, 2-, 4- and 8-byte values (a
 // SizeAdaptive): the sizes above run on both halves (warp-lookback with small
-// tiles up to 2^19 u32, 2^18 f64, 2^18 u16 and 2^17 u8 items, pipelined
+// tiles up to 2^21 u32, 2^20 f64, 2^19 u16 and 2^19 u8 items, pipelined
 // above), one plan, in place and not, misaligned and not.
 TEST(ScanPlan, DefaultU32) {
   LOOKBACK_REQUIRE_GPU();
@@ -151,8 +151,8 @@ TEST(ScanPlan, DefaultU8) {
 TEST(ScanPlan, DefaultRunsTheHalfThatTheSizePicks) {
   LOOKBACK_REQUIRE_GPU();
   using Cfg = lookback::Instrumented<lookback::DefaultConfig<std::uint32_t>>;
-  constexpr std::int64_t small_n = Cfg::max_small_items<std::uint32_t>();  // 128 small tiles
-  constexpr std::int64_t large_n = small_n + 1;                            // 65 pipelined tiles
+  constexpr std::int64_t small_n = Cfg::max_small_items<std::uint32_t>();  // 512 small tiles
+  constexpr std::int64_t large_n = small_n + 1;                            // 257 pipelined tiles
   static_assert(Cfg::picks_small<std::uint32_t>(small_n) &&
                 !Cfg::picks_small<std::uint32_t>(large_n));
   lookback::ScanPlan<std::uint32_t, Cfg> plan;

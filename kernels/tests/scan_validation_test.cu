@@ -47,17 +47,17 @@ TEST(ScanValidation, SizeQueryNeedsNoDevice) {
 }
 
 // The configuration the API takes when none is named (config.hpp):
-// warp-lookback with small tiles up to default_max_small_bytes of input (2 MiB
-// of 4- and 8-byte values, 512 KiB of 2-byte, 128 KiB of 1-byte ones),
+// warp-lookback with small tiles up to default_max_small_bytes of input (8 MiB
+// of 4- and 8-byte values, 1 MiB of 2-byte, 512 KiB of 1-byte ones),
 // pipelined above; Coarsened for values of other sizes. The halves' tiles
 // differ in size, so the temp-storage query tells which one a call used.
 template <std::size_t kBytes>
 using DefaultAdaptive = lookback::SizeAdaptive<lookback::WarpLookbackSmall, lookback::Pipelined,
                                                lookback::default_max_small_bytes(kBytes)>;
-static_assert(lookback::default_max_small_bytes(4) == std::int64_t{2} << 20 &&
-              lookback::default_max_small_bytes(8) == std::int64_t{2} << 20 &&
-              lookback::default_max_small_bytes(2) == std::int64_t{512} << 10 &&
-              lookback::default_max_small_bytes(1) == std::int64_t{128} << 10);
+static_assert(lookback::default_max_small_bytes(4) == std::int64_t{8} << 20 &&
+              lookback::default_max_small_bytes(8) == std::int64_t{8} << 20 &&
+              lookback::default_max_small_bytes(2) == std::int64_t{1} << 20 &&
+              lookback::default_max_small_bytes(1) == std::int64_t{512} << 10);
 static_assert(std::is_same_v<lookback::DefaultConfig<float>, DefaultAdaptive<4>>);
 static_assert(std::is_same_v<lookback::DefaultConfig<double>, DefaultAdaptive<8>>);
 static_assert(std::is_same_v<lookback::DefaultConfig<std::uint16_t>, DefaultAdaptive<2>>);
@@ -73,21 +73,21 @@ static_assert(sizeof(Sum12) == 12);
 static_assert(std::is_same_v<lookback::DefaultConfig<Sum12>, lookback::Coarsened>);
 static_assert(std::is_same_v<lookback::ScanPlan<std::uint32_t>,
                              lookback::ScanPlan<std::uint32_t, DefaultAdaptive<4>>>);
-static_assert(DefaultAdaptive<4>::picks_small<std::uint32_t>(std::int64_t{1} << 19) &&
-              !DefaultAdaptive<4>::picks_small<std::uint32_t>((std::int64_t{1} << 19) + 1) &&
-              DefaultAdaptive<8>::picks_small<double>(std::int64_t{1} << 18) &&
-              !DefaultAdaptive<8>::picks_small<double>((std::int64_t{1} << 18) + 1) &&
-              DefaultAdaptive<2>::picks_small<std::uint16_t>(std::int64_t{1} << 18) &&
-              !DefaultAdaptive<2>::picks_small<std::uint16_t>((std::int64_t{1} << 18) + 1) &&
-              DefaultAdaptive<1>::picks_small<std::uint8_t>(std::int64_t{1} << 17) &&
-              !DefaultAdaptive<1>::picks_small<std::uint8_t>((std::int64_t{1} << 17) + 1) &&
+static_assert(DefaultAdaptive<4>::picks_small<std::uint32_t>(std::int64_t{1} << 21) &&
+              !DefaultAdaptive<4>::picks_small<std::uint32_t>((std::int64_t{1} << 21) + 1) &&
+              DefaultAdaptive<8>::picks_small<double>(std::int64_t{1} << 20) &&
+              !DefaultAdaptive<8>::picks_small<double>((std::int64_t{1} << 20) + 1) &&
+              DefaultAdaptive<2>::picks_small<std::uint16_t>(std::int64_t{1} << 19) &&
+              !DefaultAdaptive<2>::picks_small<std::uint16_t>((std::int64_t{1} << 19) + 1) &&
+              DefaultAdaptive<1>::picks_small<std::uint8_t>(std::int64_t{1} << 19) &&
+              !DefaultAdaptive<1>::picks_small<std::uint8_t>((std::int64_t{1} << 19) + 1) &&
               DefaultAdaptive<4>::picks_small<float>(-1));
 // Deterministic and Instrumented reach both halves.
 static_assert(
     std::is_same_v<lookback::Deterministic<DefaultAdaptive<4>>,
                    lookback::SizeAdaptive<lookback::Deterministic<lookback::WarpLookbackSmall>,
                                           lookback::Deterministic<lookback::Pipelined>,
-                                          std::int64_t{2} << 20>>);
+                                          std::int64_t{8} << 20>>);
 static_assert(lookback::Instrumented<DefaultAdaptive<4>>::instrumented &&
               lookback::Instrumented<DefaultAdaptive<4>>::large::instrumented &&
               !lookback::Instrumented<DefaultAdaptive<4>>::deterministic);
@@ -106,8 +106,7 @@ std::size_t query_bytes(std::int64_t n) {
 // the larger of pipelined's storage for n and the small half's for its
 // whole share (stateless_scan). Descriptors come in groups of 32 tiles, so
 // not every n tells the halves apart: each case first checks that a wrong
-// pick would have given another size. (1-byte values: the small share is 32
-// tiles, so below the switch both picks query one group.)
+// pick would have given another size.
 template <class T>
 void expect_default_picks(std::int64_t n, bool small) {
   const std::int64_t share = lookback::DefaultConfig<T>::template max_small_items<T>();
@@ -122,17 +121,19 @@ void expect_default_picks(std::int64_t n, bool small) {
 TEST(ScanValidation, DefaultConfigurationSwitchesToPipelinedAboveItsShare) {
   for (std::int64_t n : {1000, 32 * 4096})
     expect_default_picks<int>(n, true);
-  for (std::int64_t n : {(1 << 19) + 1, 1 << 26})
+  for (std::int64_t n : {(1 << 21) + 1, 1 << 26})
     expect_default_picks<int>(n, false);
   for (std::int64_t n : {1000, 32 * 2048})
     expect_default_picks<std::uint64_t>(n, true);
-  for (std::int64_t n : {(1 << 18) + 1, 1 << 26})
+  for (std::int64_t n : {(1 << 20) + 1, 1 << 26})
     expect_default_picks<std::uint64_t>(n, false);
   for (std::int64_t n : {1000, 32 * 4096})
     expect_default_picks<std::uint16_t>(n, true);
-  for (std::int64_t n : {(1 << 18) + 1, 1 << 26})
+  for (std::int64_t n : {(1 << 19) + 1, 1 << 26})
     expect_default_picks<std::uint16_t>(n, false);
-  for (std::int64_t n : {(1 << 17) + 1, 1 << 26})
+  for (std::int64_t n : {1000, 32 * 4096})
+    expect_default_picks<std::uint8_t>(n, true);
+  for (std::int64_t n : {(1 << 19) + 1, 1 << 26})
     expect_default_picks<std::uint8_t>(n, false);
   ASSERT_NE((query_bytes<lookback::Coarsened, Sum12>(1 << 26)),
             (query_bytes<lookback::Pipelined, Sum12>(1 << 26)));
@@ -174,9 +175,9 @@ TEST(ScanValidation, AdaptivePlanStorageIsBothHalves) {
   using Warp = lookback::ScanPlan<std::uint32_t, lookback::WarpLookbackSmall>;
   using Pipe = lookback::ScanPlan<std::uint32_t, lookback::Pipelined>;
   EXPECT_EQ(Plan::storage_bytes(1000), Warp::storage_bytes(1000));
-  EXPECT_EQ(Plan::storage_bytes(1 << 19), Warp::storage_bytes(1 << 19));
+  EXPECT_EQ(Plan::storage_bytes(1 << 21), Warp::storage_bytes(1 << 21));
   EXPECT_EQ(Plan::storage_bytes(1 << 24),
-            Warp::storage_bytes(1 << 19) + Pipe::storage_bytes(1 << 24));
+            Warp::storage_bytes(1 << 21) + Pipe::storage_bytes(1 << 24));
 }
 
 // A half of a SizeAdaptive may be a SizeAdaptive: three tiers, each call on

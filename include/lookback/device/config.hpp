@@ -133,31 +133,33 @@ inline constexpr bool is_size_adaptive_v<SizeAdaptive<S, L, B>> = true;
 
 // What DeviceScan and ScanPlan use unless told otherwise: warp-lookback with
 // small tiles (WarpLookbackSmall, 4096 items of up to 4 bytes, 2048 of 8)
-// for small inputs, pipelined above (default_max_small_bytes: 2 MiB of 4- and
-// 8-byte values, 2^19 and 2^18 items; 512 KiB of 2-byte ones, 2^18 items;
-// 128 KiB of 1-byte ones, 2^17 items); Coarsened for values of other sizes.
-// The switch: H100, sum. WarpLookback's 224 x 44 tiles ran ahead of pipelined
-// by 1.9 us at 2^10 u32 items (bench --suite main,
-// partial-tile-per-agent/h100_bench_main.csv: 5.8 against 7.7; 0.8 in the
-// afternoon's explore_default), level at 2^14, 0.2-0.6 us at 2^16 - 2^20, 0.2
-// at 1.25 x 2^20 u32 and level at 1.25 x 2^19 u64 items, behind above (bench
-// --suite explore, groups explore_default*; bench/results/README.md, "Default
-// configuration by size; 1- and 2-byte values" and "Small inputs"). The small
-// tiles are 0.6-1.3 us faster than WarpLookback's from 1.5 x 2^13 to 2^16 items
-// (2^17: 0.6, u64 0.1), level at 2^18, behind from 2^19 for u64 (+0.6 us) and
-// at 2^20 for every type (+0.4 to +0.9) (explore_small_warp*); the default
-// gives up 0.1-0.35 us for u32 from 1.25 x 2^19 to 2^20 items, where
-// WarpLookback ran ahead of pipelined. 1- and 2-byte sums (explore_u16 / _u8):
-// pipelined ahead of warp-lookback from 1.5 x 2^18 u16 and 1.5 x 2^17 u8 items,
-// and at 2^30 92.3% of copy for u16 against coarsened's 82.6% and
-// warp-lookback's 70.9% (u8 65.2%, coarsened 64.4% and up to 0.4 us faster at
-// 1.5 x 2^17-2^21). Until 2026-11-27 the default was Pipelined at every size
-// for 4- and 8-byte values and Coarsened for the others; then, that day,
-// WarpLookback up to 4 MiB of 4- and 8-byte values.
+// for small inputs, pipelined above (default_max_small_bytes: 8 MiB of 4- and
+// 8-byte values, 2^21 and 2^20 items; 1 MiB of 2-byte ones and 512 KiB of
+// 1-byte ones, 2^19 items each); Coarsened for values of other sizes.
+// The switch (H100, sums; bench --suite explore, groups explore_default*,
+// two passes, bench/results/README.md "Relaxed packed publishes"): since the
+// one-tile variants publish packed words relaxed (2026-11-27, evening) the
+// small tiles run ahead of pipelined up to these sizes: u32 0.6-1.1 us from
+// 1.25 x 2^19 to 2^21 items (2^20: 10.4 against 11.3), 3.4 us behind at 2^22
+// and 1.7 at 1.5 x 2^21; u64 0.6-0.9 us from 1.5 x 2^18 to 2^20, 1.1-1.2 behind
+// at 1.25 x 2^20; u16 0.4-0.8 us at 1.5 x 2^18 - 2^19, level from 1.5 x 2^19;
+// u8 0.4-0.9 us from 1.5 x 2^17 to 2^19, level from 1.5 x 2^19. Below the
+// switch the small tiles beat WarpLookback's 224 x 44 by 0.6-1.3 us from
+// 1.5 x 2^13 to 2^16 items and are level at 2^18 (explore_small_warp*); from
+// 1.25 x 2^19 to 2^21 u32 items 224 x 44 is another 0-0.5 us ahead (a third
+// tier would take that; not done). Pipelined above: level with warp-lookback
+// at 2^22 u32 items and the fastest from 2^23; for u16 92.3% of copy at 2^30
+// against coarsened's 82.6% (u8 65.2% against 64.4%; both measured before the
+// relaxed publishes), though coarsened is 0.8-1.2 us faster for u8 from
+// 1.5 x 2^17 to 2^22 items. History: Pipelined at every size for 4- and
+// 8-byte values and Coarsened for the others until 2026-11-27; that day
+// WarpLookback up to 4 MiB, then WarpLookbackSmall up to 2 MiB (512 KiB of
+// 2-byte, 128 KiB of 1-byte values) while the one-tile variants still
+// published with a release.
 constexpr std::int64_t default_max_small_bytes(std::size_t value_bytes) {
-  return value_bytes == 1   ? std::int64_t{128} << 10
-         : value_bytes == 2 ? std::int64_t{512} << 10
-                            : std::int64_t{2} << 20;
+  return value_bytes == 1   ? std::int64_t{512} << 10
+         : value_bytes == 2 ? std::int64_t{1} << 20
+                            : std::int64_t{8} << 20;
 }
 template <class T>
 using DefaultConfig = std::conditional_t<
