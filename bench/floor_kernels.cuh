@@ -49,8 +49,9 @@ __global__ void copy_tile(const uint4* __restrict__ in, uint4* __restrict__ out,
 // block-wide inclusive sum of the tile alone (kScan: every tile's output is
 // its own local scan, which check_local_scan verifies) and a tile id drawn
 // from a counter (kTicket: one atomic round trip before the loads may start,
-// as a ticketed scan's draw; *counter cycles through 0 .. gridDim.x - 1, so it
-// must be 0 before the first launch of a grid size). kSpeculate: with the
+// as a ticketed scan's draw; *counter cycles through 0 .. gridDim.x - 1, one
+// cycle a launch, so it must start below gridDim.x: the benchmark zeroes it
+// before each row). kSpeculate: with the
 // ticket, load tile blockIdx.x while the draw is in flight and load again
 // only if the ticket names another tile (how often it does is what the row
 // measures; safe only out of place, where nothing writes the input).
@@ -102,8 +103,10 @@ __global__ void __launch_bounds__(kThreads, 4)
   Store(sm.store).Store(out + base, items, valid);
 }
 
-// Counts items of out that are not the inclusive sum of in within their
-// tile of tile_items (the local scans of tile_ladder<..., true, ...>).
+// Counts items of out that break the inclusive sum of in within their tile
+// of tile_items (the local scans of tile_ladder<..., true, ...>): out[i] must
+// be in[i] at a tile's start and out[i - 1] + in[i] after it, so a wrong run
+// counts at its edges; zero iff every tile is its own inclusive scan.
 __global__ void check_local_scan(const std::uint32_t* in, const std::uint32_t* out, std::int64_t n,
                                  std::int64_t tile_items, unsigned long long* bad) {
   unsigned long long local = 0;

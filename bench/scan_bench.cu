@@ -522,36 +522,42 @@ void tuning_suite(const Settings& s) {
 
 // Exploration (--suite explore): the open questions of the moment; earlier
 // sweeps are in git history next to their logs under bench/results/.
-// Measurement-only protocol changes (NOT verified variants): what the
-// per-tile bookkeeping costs.
-template <class Base, lookback::protocol::TileIdSource kTileId, lookback::protocol::Reset kReset>
-struct ExptBookkeeping : Base {
-  static constexpr lookback::protocol::Protocol change(lookback::protocol::Protocol p) {
+// Measurement-only protocol changes (NOT verified variants: no catalogue
+// entry): Base with Change applied to both of its protocols.
+template <class Base, class Change>
+struct ExptProtocol : Base {
+  static constexpr lookback::protocol::Protocol protocol = Change{}(Base::protocol);
+  static constexpr lookback::protocol::Protocol protocol_in_place =
+      Change{}(Base::protocol_in_place);
+};
+// What the per-tile bookkeeping costs: where tile ids come from, how the
+// storage is reset.
+template <lookback::protocol::TileIdSource kTileId, lookback::protocol::Reset kReset>
+struct BookkeepingChange {
+  constexpr lookback::protocol::Protocol operator()(lookback::protocol::Protocol p) const {
     p.tile_id = kTileId;
     p.reset = kReset;
     return p;
   }
-  static constexpr lookback::protocol::Protocol protocol = change(Base::protocol);
-  static constexpr lookback::protocol::Protocol protocol_in_place = change(Base::protocol_in_place);
 };
-
-// Copies of our own next to cudaMemcpyAsync (explore_copy_floor): the floor
-// under a one-launch scan at small n. Each row's output is compared with its
-// input; % of copy and the ratio to CUB as for the scans.
-// The same configuration with other look-back orders: packed publishes
-// relaxed (as pipelined's catalogue entry) and, optionally, relaxed look-back
-// reads. Measurements only: no catalogue entry, so not verified variants.
-template <class Base, bool kRelaxedPublish, lookback::protocol::Order kLookbackOrder>
-struct ExptOrders : Base {
-  static constexpr lookback::protocol::Protocol change(lookback::protocol::Protocol p) {
+template <class Base, lookback::protocol::TileIdSource kTileId, lookback::protocol::Reset kReset>
+using ExptBookkeeping = ExptProtocol<Base, BookkeepingChange<kTileId, kReset>>;
+// Other look-back orders: packed publishes relaxed (as every production
+// protocol's since 2026-11-27 evening) or not, and the look-back reads' order.
+template <bool kRelaxedPublish, lookback::protocol::Order kLookbackOrder>
+struct OrdersChange {
+  constexpr lookback::protocol::Protocol operator()(lookback::protocol::Protocol p) const {
     p.relaxed_packed_publish = kRelaxedPublish;
     p.lookback_order = kLookbackOrder;
     return p;
   }
-  static constexpr lookback::protocol::Protocol protocol = change(Base::protocol);
-  static constexpr lookback::protocol::Protocol protocol_in_place = change(Base::protocol_in_place);
 };
+template <class Base, bool kRelaxedPublish, lookback::protocol::Order kLookbackOrder>
+using ExptOrders = ExptProtocol<Base, OrdersChange<kRelaxedPublish, kLookbackOrder>>;
 
+// Copies of our own next to cudaMemcpyAsync (explore_copy_floor): the floor
+// under a one-launch scan at small n. Each row's output is compared with its
+// input; % of copy and the ratio to CUB as for the scans.
 ExtraRows<std::uint32_t> copy_floor_rows(const Settings& settings) {
   unsigned* d_counter = nullptr;  // the ladder's ticket counter
   CHECK_CUDA(cudaMalloc(&d_counter, sizeof(unsigned)));
@@ -559,7 +565,7 @@ ExtraRows<std::uint32_t> copy_floor_rows(const Settings& settings) {
   return [&settings, counter](std::int64_t n, const Pools<std::uint32_t>& pools,
                               cudaStream_t stream, Timing copy, Timing cub) {
     using namespace lookback_bench;
-    const std::int64_t n4 = n / 4;  // sizes are powers of two from 2^10
+    const std::int64_t n4 = n / 4;  // the group's sizes are multiples of 4
     const auto vin = [&](int s) { return reinterpret_cast<const uint4*>(pools.in_slice(n, s)); };
     const auto vout = [&](int s) { return reinterpret_cast<uint4*>(pools.out_slice(n, s)); };
     int dev = 0, sms = 0, per_sm = 0;
@@ -607,6 +613,8 @@ ExtraRows<std::uint32_t> copy_floor_rows(const Settings& settings) {
     });
     const auto local_scan_row = [&](const char* name, const std::function<void(int)>& launch) {
       CHECK_CUDA(cudaMemsetAsync(counter.get(), 0, sizeof(unsigned), stream));
+      // Not the previous row's output: a tile this launch skipped must fail.
+      CHECK_CUDA(cudaMemsetAsync(pools.out_slice(n, 0), 0xff, n * sizeof(std::uint32_t), stream));
       launch(0);
       CHECK_CUDA(cudaGetLastError());
       unsigned long long* d_bad = nullptr;
@@ -770,8 +778,9 @@ void explore_suite(const Settings& s) {
   // 1- and 2-byte sums, first timed 2026-11-27: every configuration at its
   // default shape (coarsened 32 + 32 items a thread; pipelined and fallback
   // 16 + 48; warp-lookback 44; policy.hpp). They chose these sizes'
-  // DefaultConfig (config.hpp): warp-lookback up to 2^18 u16 / 2^17 u8
-  // items, pipelined above; coarsened was their default before.
+  // DefaultConfig (config.hpp) of the time: warp-lookback up to 2^18 u16 /
+  // 2^17 u8 items (2^19 both since 2026-11-27 evening), pipelined above;
+  // coarsened was their default before.
   const auto narrow_sizes = powers_of_two(s, {10, 14, 16, 18, 20, 22, 24, 26, 28, 30});
   run_op<Case<std::uint16_t, OpKind::Sum, false>, std::uint16_t, false, BWarp, BCoarse, BPipelined,
          BFallback>(s, "explore_u16", narrow_sizes,
@@ -813,32 +822,37 @@ void explore_suite(const Settings& s) {
     floor_sizes.push_back(std::int64_t{1} << l);
     if (l >= 16 && l <= 21) floor_sizes.push_back(std::int64_t{3} << (l - 1));
   }
+  // EXPT rows: tile ids from blockIdx; the release publish the one-tile
+  // protocols had until 2a20084 (its logs call the production rows of today
+  // "EXPT-wsmall rlx-pub"); relaxed look-back reads on top of today's.
   using lookback::protocol::Order;
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarpSmall,
          ExptBookkeeping<BWarpSmall, TileIdSource::BlockIdx, Reset::Epoch>,
-         ExptOrders<BWarpSmall, true, Order::Acquire>, ExptOrders<BWarpSmall, true, Order::Relaxed>,
-         BPipelined, BDefaultFor<std::uint32_t>>(
+         ExptOrders<BWarpSmall, false, Order::Acquire>,
+         ExptOrders<BWarpSmall, true, Order::Relaxed>, BPipelined, BDefaultFor<std::uint32_t>>(
       s, "explore_copy_floor", floor_sizes,
-      {"warp-lookback small", "EXPT-wsmall blockidx", "EXPT-wsmall rlx-pub",
-       "EXPT-wsmall rlx-pub+rd", "pipelined", "default"},
+      {"warp-lookback small", "EXPT-wsmall blockidx", "EXPT-wsmall release", "EXPT-wsmall rlx-rd",
+       "pipelined", "default"},
       0, copy_floor_rows(s));
-  // Relaxed packed publishes (as pipelined's) on the one-tile variants, at
-  // every size: explore_copy_floor found them 0.4-1.2 us faster on the
-  // default's small tiles from 2^13 to 2^20 items (2026-11-27, evening).
+  // Relaxed packed publishes on the one-tile variants, at every size:
+  // explore_copy_floor found them 0.4-1.2 us faster on the default's small
+  // tiles from 2^13 to 2^20 items (2026-11-27, evening); since 2a20084 every
+  // production protocol has them, and the EXPT rows are the release they
+  // replaced (the logs of a45c457's build name the relaxed rows "rlx-pub").
   const auto rp_sizes = powers_of_two(s, {14, 16, 18, 20, 22, 24, 26, 28, 30});
-  const std::vector<const char*> rp_names = {"warp-lookback small", "EXPT-wsmall rlx-pub",
-                                             "warp-lookback",       "EXPT-warp rlx-pub",
-                                             "coarsened",           "EXPT-coarse rlx-pub"};
+  const std::vector<const char*> rp_names = {"warp-lookback small", "EXPT-wsmall release",
+                                             "warp-lookback",       "EXPT-warp release",
+                                             "coarsened",           "EXPT-coarse release"};
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarpSmall,
-         ExptOrders<BWarpSmall, true, Order::Acquire>, BWarp,
-         ExptOrders<BWarp, true, Order::Acquire>, BCoarse,
-         ExptOrders<BCoarse, true, Order::Acquire>>(s, "explore_relaxed_publish", rp_sizes,
-                                                    rp_names);
+         ExptOrders<BWarpSmall, false, Order::Acquire>, BWarp,
+         ExptOrders<BWarp, false, Order::Acquire>, BCoarse,
+         ExptOrders<BCoarse, false, Order::Acquire>>(s, "explore_relaxed_publish", rp_sizes,
+                                                     rp_names);
   run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false, BWarpSmall,
-         ExptOrders<BWarpSmall, true, Order::Acquire>, BWarp,
-         ExptOrders<BWarp, true, Order::Acquire>, BCoarse,
-         ExptOrders<BCoarse, true, Order::Acquire>>(s, "explore_relaxed_publish_u64", rp_sizes,
-                                                    rp_names);
+         ExptOrders<BWarpSmall, false, Order::Acquire>, BWarp,
+         ExptOrders<BWarp, false, Order::Acquire>, BCoarse,
+         ExptOrders<BCoarse, false, Order::Acquire>>(s, "explore_relaxed_publish_u64", rp_sizes,
+                                                     rp_names);
   // Warp-lookback shapes for small inputs (2026-11-27): CUB's 128 x 96 bytes
   // / 6 and smaller tiles against WarpLookback's 224 x 44 (warp-lookback*,
   // then the default's small half); 1- and 2-byte values capped at 24 or 16
@@ -945,7 +959,8 @@ void stats_suite(const Settings& s) {
   const Perturbation none{};
   // Small inputs (2026-11-27, evening): how many windows and spin rounds the
   // default's two halves take where the look-back, not the tile pipeline,
-  // costs a scan 2.4-3.6 us over a copy (explore_copy_floor).
+  // costs a scan 2.4-3.6 us over a copy (explore_copy_floor, with the release
+  // publish the one-tile variants had until 2a20084; about 1.4-2.5 us since).
   using IWs = lookback::ScanConfig<lookback::Variant::WarpLookback,
                                    lookback::WarpLookbackSmallPolicy, false, true, false>;
   for (int l : {14, 16, 17, 18, 19, 20}) {

@@ -6,6 +6,8 @@
 // 12-byte Wide12, and u32 / f64 with the split layout forced), whose tags,
 // aggregates and inclusive values lie in separate arrays placed by the
 // plan's capacity, the same for launches of every size.
+#include <algorithm>
+
 #include "scan_test_util.hpp"
 
 namespace lt = lookback::testing;
@@ -33,12 +35,16 @@ void many_launches() {
   std::vector<std::int64_t> sizes = {
       (1 << 21) + 9, 5,       3 * tile + 1, (1 << 21) - 7, 1,       tile, (1 << 21) + 9,
       2 * tile - 1,  1 << 20, 33,           (1 << 21),     tile + 1};
+  std::int64_t cap = (1 << 21) + 16;
   if constexpr (lookback::is_size_adaptive_v<Cfg>) {
     const std::int64_t small_tile = lt::tile_items_for<Cfg, T>(1);
     const std::int64_t share = Cfg::template max_small_items<T>();
-    sizes.insert(sizes.begin() + 3, {small_tile, share + 1, 2 * small_tile - 1, share});
+    // The large half at a second tile count too (the default's u32 share is
+    // 2^21 items since 2026-11-27, where the fixed sizes above stop).
+    sizes.insert(sizes.begin() + 3,
+                 {small_tile, share + 1, 2 * small_tile - 1, share, share + 3 * tile + 5});
+    cap = std::max(cap, share + 3 * tile + 16);
   }
-  const std::int64_t cap = (1 << 21) + 16;
   lookback::ScanPlan<T, Cfg> plan;
   ASSERT_EQ(plan.init(cap), cudaSuccess) << lookback::last_error_message();
   lt::DeviceBuffer<T> a(cap + 4), b(cap + 4);

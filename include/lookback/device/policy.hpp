@@ -71,10 +71,10 @@
 //     (WarpLookbackPolicy below).
 //   Measured orders: the pipelined kernel gained 3.6% from relaxed packed
 //     publishes (Protocol::relaxed_packed_publish; 2026-11-25). One-tile
-//     blocks first measured no gain from relaxed publishes *and* relaxed
-//     look-back reads with one descriptor per sector (-0.3%), so they kept
-//     the release until 2026-11-27; relaxed packed publishes alone, with the
-//     look-back still acquiring, then measured (bench explore_relaxed_publish,
+//     blocks first measured -0.3% from them at 2^30 (tile_bound's staged
+//     one-tile kernel; 14.9 -> 11.7 us at 2^20 went unremarked), so they kept
+//     the release until 2026-11-27; the library's one-tile variants then
+//     measured (bench explore_relaxed_publish,
 //     H100, u32): warp-lookback 92.2 -> 96.3% of copy at 2^30, 88.7 -> 92.9% at
 //     2^26, 78.6 -> 83.6% at 2^24, 10.9 -> 10.0 us at 2^20 (u64 91.9 -> 97.2%
 //     at 2^30); its small tiles 11.65 -> 10.5 us at 2^20 and 0.3-0.8 us faster
