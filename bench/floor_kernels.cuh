@@ -51,10 +51,10 @@ __global__ void copy_tile(const uint4* __restrict__ in, uint4* __restrict__ out,
 // from a counter (kTicket: one atomic round trip before the loads may start,
 // as a ticketed scan's draw; *counter cycles through 0 .. gridDim.x - 1, one
 // cycle a launch, so it must start below gridDim.x: the benchmark zeroes it
-// before each row). kSpeculate: with the
-// ticket, load tile blockIdx.x while the draw is in flight and load again
-// only if the ticket names another tile (how often it does is what the row
-// measures; safe only out of place, where nothing writes the input).
+// before each row). kSpeculate: with the ticket, load tile blockIdx.x while
+// the draw is in flight and load again only if the ticket names another tile
+// (how often it does is what the row measures; safe only out of place, where
+// nothing writes the input).
 template <int kThreads, int kItems, bool kScan, bool kTicket, bool kSpeculate = false>
 __global__ void __launch_bounds__(kThreads, 4)
     tile_ladder(const std::uint32_t* __restrict__ in, std::uint32_t* __restrict__ out,
