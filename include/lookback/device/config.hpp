@@ -146,12 +146,12 @@ inline constexpr bool is_size_adaptive_v<SizeAdaptive<S, L, B>> = true;
 // u8 0.4-0.9 us from 1.5 x 2^17 to 2^19, level from 1.5 x 2^19. Below the
 // switch the small tiles beat WarpLookback's 224 x 44 by 0.6-1.3 us from
 // 1.5 x 2^13 to 2^16 items and are level at 2^18 (explore_small_warp*); from
-// 1.25 x 2^19 to 2^21 u32 items 224 x 44 is mostly ahead, by up to 0.5 us (a
-// third tier would take that; not done). Pipelined above: level with warp-lookback
-// at 2^22 u32 items and the fastest from 2^23; for u16 92.3% of copy at 2^30
-// against coarsened's 82.6% (u8 65.2% against 64.4%; both measured before the
-// relaxed publishes), though coarsened is 0.5-1.2 us faster for u8 from
-// 1.5 x 2^17 to 2^22 items. History: Pipelined at every size for 4- and
+// 1.25 x 2^19 to 2^21 u32 items 224 x 44 is mostly ahead, by up to 0.5 us
+// (a third tier would take that; not done). Pipelined above: level with
+// warp-lookback at 2^22 u32 items and the fastest from 2^23; for u16 92.3% of
+// copy at 2^30 against coarsened's 82.6% (u8 65.2% against 64.4%; both
+// measured before the relaxed publishes), though coarsened is 0.5-1.2 us
+// faster for u8 from 1.5 x 2^17 to 2^22 items. History: Pipelined at every size for 4- and
 // 8-byte values and Coarsened for the others until 2026-11-27; that day
 // WarpLookback up to 4 MiB, then WarpLookbackSmall up to 2 MiB (512 KiB of
 // 2-byte, 128 KiB of 1-byte values) while the one-tile variants still

@@ -74,12 +74,12 @@
 //     blocks first measured -0.3% from them at 2^30 (tile_bound's staged
 //     one-tile kernel; 14.9 -> 11.7 us at 2^20 went unremarked), so they kept
 //     the release until 2026-11-27; the library's one-tile variants then
-//     measured (bench explore_relaxed_publish,
-//     H100, u32): warp-lookback 92.2 -> 96.3% of copy at 2^30, 88.7 -> 92.9% at
-//     2^26, 78.6 -> 83.6% at 2^24, 10.9 -> 10.0 us at 2^20 (u64 91.9 -> 97.2%
-//     at 2^30); its small tiles 11.65 -> 10.5 us at 2^20 and 0.3-0.8 us faster
-//     from 2^14 to 2^18; coarsened level from 2^26, +1.5 points at 2^24,
-//     0.3-1.0 us faster up to 2^22. So every production protocol sets it now
+//     measured (bench explore_relaxed_publish, H100, u32): warp-lookback
+//     92.2 -> 96.3% of copy at 2^30, 88.7 -> 92.9% at 2^26, 78.6 -> 83.6% at
+//     2^24, 10.9 -> 10.0 us at 2^20 (u64 91.9 -> 97.2% at 2^30); its small
+//     tiles 11.65 -> 10.5 us at 2^20 and 0.3-0.8 us faster from 2^14 to 2^18;
+//     coarsened level from 2^26, +1.5 points at 2^24, 0.3-1.0 us faster up to
+//     2^22. So every production protocol sets it now
 //     (catalogue.hpp). Relaxed look-back reads on top (small tiles, to 2^22):
 //     no further change. The catalogue's fenced-lookback (fence.sc) is ~4%
 //     slower.
