@@ -212,17 +212,33 @@ struct Pools {
   T* out_slice(std::int64_t n, int s) const { return out + stride(n) * s + offset; }
 };
 
-template <class T>
-unsigned long long mismatches(const T* a, const T* b, std::int64_t n) {
+// Runs count(d) (a kernel that adds to the zeroed device counter d) and
+// returns the count.
+template <class Count>
+unsigned long long device_count(const Count& count) {
   unsigned long long* d = nullptr;
   CHECK_CUDA(cudaMalloc(&d, sizeof *d));
   CHECK_CUDA(cudaMemset(d, 0, sizeof *d));
-  count_mismatches<<<1024, 256>>>(a, b, n, d);
+  count(d);
   CHECK_CUDA(cudaGetLastError());
   unsigned long long h = 0;
   CHECK_CUDA(cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost));
   CHECK_CUDA(cudaFree(d));
   return h;
+}
+
+template <class T>
+unsigned long long mismatches(const T* a, const T* b, std::int64_t n) {
+  return device_count([&](unsigned long long* d) { count_mismatches<<<1024, 256>>>(a, b, n, d); });
+}
+
+// Items of out that break the inclusive sum of in within their tile
+// (lookback_bench::check_local_scan): 0 iff every tile is its own scan.
+unsigned long long local_scan_breaks(const std::uint32_t* in, const std::uint32_t* out,
+                                     std::int64_t n, std::int64_t tile_items) {
+  return device_count([&](unsigned long long* d) {
+    lookback_bench::check_local_scan<<<1024, 256>>>(in, out, n, tile_items, d);
+  });
 }
 
 enum class OpKind { Sum, Max };
@@ -291,16 +307,16 @@ std::vector<std::int64_t> sizes(const Settings& s, bool odd) {
   return v;
 }
 
-// Runs one operation over all sizes: copy, CUB, then every lookback plan.
-// In place (kInPlace): CUB and the plans scan each output slice over itself
-// (the values drift from launch to launch, which the timing does not mind);
-// the checks first copy slice 0's input into its output. The copy row stays
-// the out-of-place copy, the reference line.
 // Rows a group times besides the scans (after copy and CUB at each size):
 // given n, the pools, the stream and the copy's and CUB's times.
 template <class T>
 using ExtraRows = std::function<void(std::int64_t, const Pools<T>&, cudaStream_t, Timing, Timing)>;
 
+// Runs one operation over all sizes: copy, CUB, then every lookback plan.
+// In place (kInPlace): CUB and the plans scan each output slice over itself
+// (the values drift from launch to launch, which the timing does not mind);
+// the checks first copy slice 0's input into its output. The copy row stays
+// the out-of-place copy, the reference line.
 template <class C, class T, bool kInPlace, class... Cfgs>
 void run_op(const Settings& settings, const char* op_name, const std::vector<std::int64_t>& ns,
             const std::vector<const char*>& impl_names, std::int64_t offset_items = 0,
@@ -562,32 +578,44 @@ ExtraRows<std::uint32_t> copy_floor_rows(const Settings& settings) {
   unsigned* d_counter = nullptr;  // the ladder's ticket counter
   CHECK_CUDA(cudaMalloc(&d_counter, sizeof(unsigned)));
   const std::shared_ptr<unsigned> counter(d_counter, [](unsigned* p) { cudaFree(p); });
-  return [&settings, counter](std::int64_t n, const Pools<std::uint32_t>& pools,
-                              cudaStream_t stream, Timing copy, Timing cub) {
+  int dev = 0, sms = 0, per_sm = 0;
+  CHECK_CUDA(cudaGetDevice(&dev));
+  CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &per_sm, lookback_bench::copy_grid_stride, 256, 0));
+  const unsigned resident = static_cast<unsigned>(sms * per_sm);
+  return [&settings, counter, resident](std::int64_t n, const Pools<std::uint32_t>& pools,
+                                        cudaStream_t stream, Timing copy, Timing cub) {
     using namespace lookback_bench;
     const std::int64_t n4 = n / 4;  // the group's sizes are multiples of 4
     const auto vin = [&](int s) { return reinterpret_cast<const uint4*>(pools.in_slice(n, s)); };
     const auto vout = [&](int s) { return reinterpret_cast<uint4*>(pools.out_slice(n, s)); };
-    int dev = 0, sms = 0, per_sm = 0;
-    CHECK_CUDA(cudaGetDevice(&dev));
-    CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, copy_grid_stride, 256, 0));
     const auto grid_for = [&](std::int64_t vectors_per_block) {
       return static_cast<unsigned>((n4 + vectors_per_block - 1) / vectors_per_block);
     };
-    const auto row = [&](const char* name, const std::function<void(int)>& launch) {
-      CHECK_CUDA(cudaMemsetAsync(pools.out_slice(n, 0), 0, n * sizeof(std::uint32_t), stream));
+    // One checked launch on slice 0 (its output first filled with `fill`, so
+    // that nothing an earlier row wrote passes), then the timed ones.
+    // bad_items counts what is wrong in slice 0; `ok` labels a pass.
+    const auto timed_row = [&](const char* name, const std::function<void(int)>& launch,
+                               unsigned char fill,
+                               const std::function<unsigned long long()>& bad_items,
+                               const char* ok) {
+      CHECK_CUDA(cudaMemsetAsync(pools.out_slice(n, 0), fill, n * sizeof(std::uint32_t), stream));
       launch(0);
       CHECK_CUDA(cudaGetLastError());
       CHECK_CUDA(cudaStreamSynchronize(stream));
-      const unsigned long long bad = mismatches(pools.out_slice(n, 0), pools.in_slice(n, 0), n);
+      const unsigned long long bad = bad_items();
       const Timing t = time_it(launch, pools.slices(n), stream, settings.quick);
       const double bytes = 2.0 * static_cast<double>(n) * sizeof(std::uint32_t);
       emit({"explore_copy_floor", n, name, t.median_us, t.min_us, bytes / t.median_us / 1e3,
             100.0 * copy.median_us / t.median_us, cub.median_us / t.median_us,
-            bad == 0 ? "ok" : "FAIL(" + std::to_string(bad) + ")"});
+            bad == 0 ? ok : "FAIL(" + std::to_string(bad) + ")"});
     };
-    const unsigned resident = static_cast<unsigned>(sms * per_sm);
+    const auto row = [&](const char* name, const std::function<void(int)>& launch) {
+      timed_row(
+          name, launch, 0,
+          [&] { return mismatches(pools.out_slice(n, 0), pools.in_slice(n, 0), n); }, "ok");
+    };
     row("kcopy grid-stride", [&](int s) {
       const unsigned grid = std::min<unsigned>(resident, grid_for(256));
       copy_grid_stride<<<grid, 256, 0, stream>>>(vin(s), vout(s), n4);
@@ -613,25 +641,14 @@ ExtraRows<std::uint32_t> copy_floor_rows(const Settings& settings) {
     });
     const auto local_scan_row = [&](const char* name, const std::function<void(int)>& launch) {
       CHECK_CUDA(cudaMemsetAsync(counter.get(), 0, sizeof(unsigned), stream));
-      // Not the previous row's output: a tile this launch skipped must fail.
-      CHECK_CUDA(cudaMemsetAsync(pools.out_slice(n, 0), 0xff, n * sizeof(std::uint32_t), stream));
-      launch(0);
-      CHECK_CUDA(cudaGetLastError());
-      unsigned long long* d_bad = nullptr;
-      CHECK_CUDA(cudaMalloc(&d_bad, sizeof *d_bad));
-      CHECK_CUDA(cudaMemsetAsync(d_bad, 0, sizeof *d_bad, stream));
-      check_local_scan<<<1024, 256, 0, stream>>>(pools.in_slice(n, 0), pools.out_slice(n, 0), n,
-                                                 kLadderTile, d_bad);
-      CHECK_CUDA(cudaGetLastError());
-      unsigned long long bad = 0;
-      CHECK_CUDA(cudaMemcpyAsync(&bad, d_bad, sizeof bad, cudaMemcpyDeviceToHost, stream));
-      CHECK_CUDA(cudaStreamSynchronize(stream));
-      CHECK_CUDA(cudaFree(d_bad));
-      const Timing t = time_it(launch, pools.slices(n), stream, settings.quick);
-      const double bytes = 2.0 * static_cast<double>(n) * sizeof(std::uint32_t);
-      emit({"explore_copy_floor", n, name, t.median_us, t.min_us, bytes / t.median_us / 1e3,
-            100.0 * copy.median_us / t.median_us, cub.median_us / t.median_us,
-            bad == 0 ? "local-ok" : "FAIL(" + std::to_string(bad) + ")"});
+      // Filled with all ones, not the previous row's output: a tile this
+      // launch skipped must fail.
+      timed_row(
+          name, launch, 0xff,
+          [&] {
+            return local_scan_breaks(pools.in_slice(n, 0), pools.out_slice(n, 0), n, kLadderTile);
+          },
+          "local-ok");
     };
     local_scan_row("ladder +local scan", [&](int s) {
       tile_ladder<kLadderThreads, kLadderItems, true, false>
