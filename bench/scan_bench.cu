@@ -833,9 +833,12 @@ void explore_suite(const Settings& s) {
       s, "explore_default_u8", switch_sizes,
       {"warp-lookback", "warp-lookback small", "coarsened", "pipelined", "default"});
   // The floor under a one-launch scan at small n (2026-11-27, evening): how
-  // close copies of our own come to cudaMemcpyAsync, next to the scans.
+  // close copies of our own come to cudaMemcpyAsync, next to the scans. From
+  // 2^26 (night): whether one-tile blocks as such stop short of the copy
+  // (warp-lookback and coarsened level off at 96.3% from 2^28).
   std::vector<std::int64_t> floor_sizes;
-  for (int l = std::max(s.min_log, 10); l <= std::min(s.max_log, 24); ++l) {
+  for (int l = std::max(s.min_log, 10); l <= std::min(s.max_log, 30); ++l) {
+    if (l > 24 && l % 2 == 1) continue;
     floor_sizes.push_back(std::int64_t{1} << l);
     if (l >= 16 && l <= 21) floor_sizes.push_back(std::int64_t{3} << (l - 1));
   }
@@ -846,10 +849,11 @@ void explore_suite(const Settings& s) {
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarpSmall,
          ExptBookkeeping<BWarpSmall, TileIdSource::BlockIdx, Reset::Epoch>,
          ExptOrders<BWarpSmall, false, Order::Acquire>,
-         ExptOrders<BWarpSmall, true, Order::Relaxed>, BPipelined, BDefaultFor<std::uint32_t>>(
+         ExptOrders<BWarpSmall, true, Order::Relaxed>, BPipelined, BDefaultFor<std::uint32_t>,
+         BWarp, BCoarse>(
       s, "explore_copy_floor", floor_sizes,
       {"warp-lookback small", "EXPT-wsmall blockidx", "EXPT-wsmall release", "EXPT-wsmall rlx-rd",
-       "pipelined", "default"},
+       "pipelined", "default", "warp-lookback", "coarsened"},
       0, copy_floor_rows(s));
   // Relaxed packed publishes on the one-tile variants, at every size:
   // explore_copy_floor found them 0.4-1.2 us faster on the default's small
@@ -906,6 +910,77 @@ void explore_suite(const Settings& s) {
          SFallback>(s, "explore_misaligned", partial_sizes(16),
                     {"warp-lookback", "coarsened-scalar", "pipelined-scalar", "fallback-scalar"},
                     1);
+  // The look-back delay with relaxed publishes (2026-11-27, night): the one-
+  // tile variants sleep 3000 ns after publishing their aggregate, in grids of
+  // >= 1024 tiles, a value chosen while their publishes were releases.
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarp,
+         Bench<C::WarpLookback, TilePolicy<224, 176, 3, 0, 0, false, 1024>>,
+         Bench<C::WarpLookback, TilePolicy<224, 176, 3, 1000, 0, false, 1024>>,
+         Bench<C::WarpLookback, TilePolicy<224, 176, 3, 2000, 0, false, 1024>>,
+         Bench<C::WarpLookback, TilePolicy<224, 176, 3, 4000, 0, false, 1024>>, BCoarse,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 0, 0, false, 1024, 128>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 1000, 0, false, 1024, 128>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 2000, 0, false, 1024, 128>>,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 4000, 0, false, 1024, 128>>>(
+      s, "explore_delay", powers_of_two(s, {22, 23, 24, 25, 26, 28, 30}),
+      {"w224x44 d3000*", "w224x44 d0", "w224x44 d1000", "w224x44 d2000", "w224x44 d4000",
+       "c256x(32+32) d3000*", "c256x(32+32) d0", "c256x(32+32) d1000", "c256x(32+32) d2000",
+       "c256x(32+32) d4000"});
+  // Look-back read-ahead again (2026-11-27, night): b75a35c loaded 2 or 4
+  // windows a round with acquire loads and lost; an acquire load holds back
+  // the loads after it, so its windows came one round trip after another.
+  // Here with relaxed look-back loads (EXPT: the production protocols read
+  // with acquire), which a packed word allows: its value is in the word.
+  {
+    using W2 = Bench<C::WarpLookback, TilePolicy<224, 176, 3, 3000, 0, false, 1024, 0, 2>>;
+    using W4 = Bench<C::WarpLookback, TilePolicy<224, 176, 3, 3000, 0, false, 1024, 0, 4>>;
+    using S2 = Bench<C::WarpLookback, TilePolicy<256, 64, 4, 3000, 0, false, 1024, 0, 2>>;
+    using K2 = Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128, 2>>;
+    using P2 = Bench<C::Pipelined, TilePolicy<128, 96, 4, 0, 0, false, 0, 160, 2>>;
+    using lookback::protocol::Order;
+    run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarp,
+           ExptOrders<BWarp, true, Order::Relaxed>, ExptOrders<W2, true, Order::Relaxed>,
+           ExptOrders<W4, true, Order::Relaxed>, W2, BWarpSmall,
+           ExptOrders<S2, true, Order::Relaxed>, BCoarse, ExptOrders<K2, true, Order::Relaxed>,
+           BPipelined, ExptOrders<P2, true, Order::Relaxed>>(
+        s, "explore_readahead_relaxed", powers_of_two(s, {16, 18, 20, 22, 24, 26, 28, 30}),
+        {"warp-lookback*", "EXPT-w rlx r1", "EXPT-w rlx r2", "EXPT-w rlx r4", "w acq r2", "small*",
+         "EXPT-s rlx r2", "coarsened*", "EXPT-c rlx r2", "pipelined*", "EXPT-p rlx r2"});
+  }
+  // More data in flight per SM for the one-tile variants (2026-11-27,
+  // night): more blocks per SM (warp-lookback 3 x 224 threads until now) or
+  // more staged bytes (coarsened).
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarp,
+         Bench<C::WarpLookback, TilePolicy<224, 176, 4, 3000, 0, false, 1024>>,
+         Bench<C::WarpLookback, TilePolicy<192, 176, 4, 3000, 0, false, 1024>>,
+         Bench<C::WarpLookback, TilePolicy<160, 176, 5, 3000, 0, false, 1024>>,
+         Bench<C::WarpLookback, TilePolicy<128, 176, 6, 3000, 0, false, 1024>>, BCoarse,
+         Bench<C::Coarsened, TilePolicy<256, 128, 4, 3000, 0, false, 1024, 176>>,
+         Bench<C::Coarsened, TilePolicy<256, 96, 5, 3000, 0, false, 1024, 160>>>(
+      s, "explore_in_flight", powers_of_two(s, {20, 22, 24, 26, 28, 30}),
+      {"w224x44/3*", "w224x44/4", "w192x44/4", "w160x44/5", "w128x44/6", "c256x(32+32)/4*",
+       "c256x(32+44)/4", "c256x(24+40)/5"});
+  // Wider blocks for the default's small half (2026-11-27, night): at 2^20
+  // u32 items the 4096-item tiles are 256 one-wave tiles, ~2 per SM, and the
+  // look-back walks up to 8 windows; 512 x 16 items puts the same data on
+  // each SM in half as many tiles.
+  std::vector<std::int64_t> block_sizes;
+  for (std::int64_t k : {64, 128, 256, 512, 1024, 1536, 2048, 2560, 3072, 4096, 5120, 6144, 8192,
+                         10240, 12288, 16384, 24576, 32768})
+    if (k * 128 >= (std::int64_t{1} << s.min_log) && k * 128 <= (std::int64_t{1} << s.max_log))
+      block_sizes.push_back(k * 128);
+  using W512x64 = Bench<C::WarpLookback, TilePolicy<512, 64, 2, 3000, 0, false, 1024>>;
+  using W512x32 = Bench<C::WarpLookback, TilePolicy<512, 32, 3, 3000, 0, false, 1024>>;
+  using W384x64 = Bench<C::WarpLookback, TilePolicy<384, 64, 2, 3000, 0, false, 1024>>;
+  const std::vector<const char*> block_names = {
+      "warp-lookback small*", "w512 x 64B/2", "w512 x 32B/3",
+      "w384 x 64B/2",         "pipelined",    "default"};
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarpSmall, W512x64,
+         W512x32, W384x64, BPipelined, BDefaultFor<std::uint32_t>>(s, "explore_small_blocks",
+                                                                   block_sizes, block_names);
+  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false, BWarpSmall, W512x64,
+         W512x32, W384x64, BPipelined, BDefaultFor<std::uint64_t>>(s, "explore_small_blocks_u64",
+                                                                   block_sizes, block_names);
   // What the per-tile bookkeeping of a one-launch scan costs: tile ids from
   // blockIdx, as CUB (EXPT blockidx; under the epoch reset a block still
   // draws from the launch word, for the epoch, so since 2026-11-26 this
