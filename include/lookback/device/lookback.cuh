@@ -17,19 +17,6 @@
 // it is no longer INVALID the owner may have overwritten its input with
 // output, so the reduction is discarded and the descriptor used instead.
 //
-// Read-ahead (kWindowsPerRead > 1, tuning): a round loads that many
-// consecutive windows at once, nearest first, each lane one descriptor of
-// each, and then consumes them one window at a time exactly as above. A
-// window read ahead is used only once every nearer window was combined
-// without meeting a PREFIX, and only if none of its descriptors was INVALID
-// when read; otherwise the next round reads again from it. Every value
-// combined is still one descriptor read with P.lookback_order and followed
-// by P.lookback_fence before use, so the protocol (what a look-back step
-// reads and when it may stop) is unchanged; only the loads of later steps
-// are issued early. Small grids gain most: when every tile publishes its
-// aggregate at about the same time, the last tile of 107 needs four
-// dependent window rounds with one window per read and one with four.
-//
 // Deterministic mode: the exclusive prefix of tile i is always the left fold
 // ((a_0 op a_1) op ...) op a_{i-1} of the tile aggregates, bitwise, whatever
 // the scheduling. Every published PREFIX is such a fold, so a look-back that
@@ -53,15 +40,13 @@
 namespace lookback::device {
 
 template <Protocol P, class T, class Op, bool kDeterministic, bool kInstrumented,
-          int kSpinDelayNs = 0, int kWindowsPerRead = 1>
+          int kSpinDelayNs = 0>
 class WindowLookback {
  public:
   using Desc = Descriptor<P, T>;
   using Word = typename Desc::Word;
   static constexpr int kWindow = P.window;
   static_assert(kWindow >= 1 && kWindow <= 32, "a look-back window is read by one warp");
-  static_assert(kWindowsPerRead >= 1 && kWindowsPerRead <= 8,
-                "each window read ahead holds a descriptor word per lane in registers");
   static constexpr unsigned kFull = 0xffffffffu;
 
   __device__ WindowLookback(const Desc& desc, Op op, std::uint32_t epoch, Header* header,
@@ -85,15 +70,10 @@ class WindowLookback {
     std::int64_t base = tile_;  // the window is [base - kWindow, base - 1]
     Partial<T> acc{};           // combined value of the windows right of it
     int depth = 0;
-    View read[kWindowsPerRead]{};  // read[k]: window [base - (k+1) kWindow, base - k kWindow - 1]
-    int unread = 0;                // windows of `read` not yet consumed (0: read again)
+    View me{};
     bool ok = false;
     while (true) {
-      if (unread == 0 || has_invalid(base, read[0])) {
-        if (!wait_windows(base, read, reduce)) break;
-        unread = kWindowsPerRead;
-      }
-      const View& me = read[0];
+      if (!wait_window(base, me, reduce)) break;
       if constexpr (kInstrumented) ++windows_;
       const std::int64_t j = base - kWindow + lane_;
       const bool active = lane_ < kWindow && j >= 0;
@@ -103,7 +83,6 @@ class WindowLookback {
         // The window reaches tile 0 and holds no PREFIX: tile 0 never
         // published one (only a flawed variant does that). Wait, bounded.
         if (wd_.expired(tile_, lane_)) break;
-        unread = 0;
         continue;
       }
       const int lo = stop ? 31 - __clz(stop) : 0;
@@ -137,12 +116,6 @@ class WindowLookback {
         ++depth;
       }
       base -= kWindow;
-      // The next window read ahead moves to the front (constant indices:
-      // the array stays in registers).
-#pragma unroll
-      for (int k = 0; k + 1 < kWindowsPerRead; ++k)
-        read[k] = read[k + 1];
-      --unread;
     }
     if constexpr (kInstrumented) flush_stats();
     return ok;
@@ -169,38 +142,25 @@ class WindowLookback {
     return me.known ? me.v : desc_.value(static_cast<std::uint32_t>(j), me.w);
   }
 
-  // Whether a window read ahead held an INVALID descriptor when it was read.
-  __device__ bool has_invalid(std::int64_t base, const View& me) const {
-    const std::int64_t j = base - kWindow + lane_;
-    const bool active = lane_ < kWindow && j >= 0;
-    return __any_sync(kFull, active && status(me.w) == protocol::Status::Invalid);
-  }
-
-  // Reads kWindowsPerRead windows from [base - kWindow, base - 1] leftwards
-  // until no descriptor of the nearest one is INVALID; runs the fallback
-  // (on the nearest window) when the spec bounds the wait.
+  // Reads window [base - kWindow, base - 1] until no lane's descriptor is
+  // INVALID; runs the fallback when the spec bounds the wait.
   template <class Reducer>
-  __device__ bool wait_windows(std::int64_t base, View (&read)[kWindowsPerRead], Reducer& reduce) {
+  __device__ bool wait_window(std::int64_t base, View& me, Reducer& reduce) {
     const std::int64_t j = base - kWindow + lane_;
     const bool active = lane_ < kWindow && j >= 0;
     int spins = 0;
     bool reload = true;
     while (true) {
       if (reload) {
-#pragma unroll
-        for (int k = 0; k < kWindowsPerRead; ++k) {
-          const std::int64_t jk = j - std::int64_t{k} * kWindow;
-          if (lane_ < kWindow && jk >= 0) {
-            read[k].w = desc_.load(static_cast<std::uint32_t>(jk));
-            read[k].known = false;
-          }
+        if (active) {
+          me.w = desc_.load(static_cast<std::uint32_t>(j));
+          me.known = false;
         }
         fence<P.lookback_fence>();
         if constexpr (kInstrumented)
           perturb_delay(*perturb_, tile_, PerturbPoint::InLookback,
                         static_cast<std::uint32_t>(base) * 64u + static_cast<std::uint32_t>(spins));
       }
-      View& me = read[0];
       const unsigned invalid =
           __ballot_sync(kFull, active && status(me.w) == protocol::Status::Invalid);
       if (invalid == 0) return true;

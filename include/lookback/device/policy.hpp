@@ -43,14 +43,14 @@
 //     bound and skip it. A spin back-off (300 ns) and streaming (.cs) hints
 //     measured no gain. With staging: 2000 / 3000 / 4000 ns = 90.8 / 92.2 /
 //     92.2%; 5000 ns and more fall off a cliff (74%: the sleep is coarse).
-//     Again with relaxed publishes (2026-11-27 night, bench explore_delay):
-//     3000 ns still best from 2^26 for warp-lookback and coarsened (0 /
-//     1000 / 2000 / 3000 / 4000 ns at 2^30: 94.1 / 94.9 / 95.5 / 96.3 /
-//     96.3% and 95.6 / 95.8 / 96.0 / 96.3 / 96.3%). Neither 4-6 blocks per
-//     SM nor more staged bytes lift the one-tile variants past ~96.3%: a
-//     one-tile ticketed block without the look-back runs at 99.7% of copy,
-//     so what they lose is the look-back's wait (bench/results/README.md,
-//     "Why the one-tile variants stop at 96%").
+//     Again with relaxed publishes (2026-11-27 night, bench explore_delay
+//     of commit 8be1441): 3000 ns still best from 2^26 for warp-lookback
+//     and coarsened (0 / 1000 / 2000 / 3000 / 4000 ns at 2^30: 94.1 / 94.9
+//     / 95.5 / 96.3 / 96.3% and 95.6 / 95.8 / 96.0 / 96.3 / 96.3%). Neither
+//     4-6 blocks per SM nor more staged bytes lift the one-tile variants
+//     past 96.8%: a one-tile ticketed block without the look-back runs at
+//     99.7% of copy, so what they lose is the look-back's wait
+//     (bench/results/README.md, "Why the one-tile variants stop at 96%").
 //   pipelined (persistent blocks holding two tiles, protocol tiles_per_block
 //     = 2): 128 threads, 4 blocks per SM, each block two register sets and
 //     two shared-memory stages; no look-back delay (the next tile's loads
@@ -107,13 +107,9 @@ namespace lookback {
 // StagedBytesPerThread: more items per thread that wait in shared memory
 // instead of registers (loaded with cp.async; striped agent only): the tile
 // grows beyond what the register file holds, so more data is in flight per SM.
-// WindowsPerRead: look-back windows loaded per round, nearest first; the
-// farther ones are used in turn while the nearer hold no PREFIX (lookback.cuh,
-// "Read-ahead"): fewer dependent round trips when many predecessors are
-// still looking back themselves.
 template <int BlockThreads, int BytesPerThread, int MinBlocksPerSm, int LookbackDelayNs = 0,
           int SpinDelayNs = 0, bool Streaming = false, int DelayMinTiles = 0,
-          int StagedBytesPerThread = 0, int WindowsPerRead = 1>
+          int StagedBytesPerThread = 0>
 struct TilePolicy {
   static_assert(BlockThreads % 32 == 0 && BlockThreads >= 32 && BlockThreads <= 1024);
   static_assert(BytesPerThread >= 1);
@@ -128,8 +124,6 @@ struct TilePolicy {
   static constexpr int kDelayMinTiles = DelayMinTiles;
   static_assert(StagedBytesPerThread >= 0);
   static constexpr int kStagedBytesPerThread = StagedBytesPerThread;
-  static_assert(WindowsPerRead >= 1);
-  static constexpr int kWindowsPerRead = WindowsPerRead;
   // Threads per block and the __launch_bounds__ occupancy hint, per value
   // type (a policy may shape 8-byte tiles differently).
   template <class T>
