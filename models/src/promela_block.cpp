@@ -264,7 +264,10 @@ class BlockWriter {
   // The tile's output (incl); `finish` is added to the step (the thread's
   // last one when it says finish()).
   void output(int t, const std::string& finish) {
-    fence(output_fence(p_), "before the output");
+    // A persistent block takes it before every second tile's output only
+    // (output_fence_before); output_fence is acq_rel or none, which has no
+    // effect under interleaving, so the export keeps a comment per output.
+    fence(output_fence(p_), persistent(p_) ? "before every second output" : "before the output");
     const std::string out = str(launch_ * g_.capacity + t);
     if (p_.in_place) {
       step({}, "",

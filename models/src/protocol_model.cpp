@@ -55,7 +55,7 @@ class BlockProgram {
     // last) or counts itself finished (epoch-wrapping launches) after its
     // last descriptor access and before it writes its output.
     finish_launch(c, tile, epoch, drawn);
-    store_output(c, tile, inclusive);
+    store_output(c, tile, inclusive, output_fence_before(p_, 0));
   }
 
  private:
@@ -72,14 +72,14 @@ class BlockProgram {
       return;
     }
     Interval older_aggregate = begin_tile(c, older, epoch);
-    while (!c.suspended()) {
+    for (long long held = 0; !c.suspended(); ++held) {  // older is the block's tile `held`
       const int newer = draw(c).tile;
       Interval newer_aggregate = Interval::empty();
       if (newer < tiles_) newer_aggregate = begin_tile(c, newer, epoch);
       const Interval inclusive = resolve_tile(c, older, older_aggregate, epoch);
       if (newer >= tiles_ || p_.flaw == Flaw::CountTilesNotBlocks)
         finish_launch(c, older, epoch, newer);
-      store_output(c, older, inclusive);
+      store_output(c, older, inclusive, output_fence_before(p_, held));
       if (newer >= tiles_) return;
       older = newer;
       older_aggregate = newer_aggregate;
@@ -136,8 +136,10 @@ class BlockProgram {
     return inclusive;
   }
 
-  void store_output(Ctx& c, int tile, const Interval& inclusive) const {
-    c.fence(output_fence(p_), Step::OutputFence, tile);
+  // `fenced`: output_fence_before (a persistent block fences before every
+  // second output; that fence also covers the tile drawn after this one).
+  void store_output(Ctx& c, int tile, const Interval& inclusive, bool fenced) const {
+    if (fenced) c.fence(output_fence(p_), Step::OutputFence, tile);
     Value out;
     out.iv = inclusive;
     c.store(m_.out[launch_][tile], out, data_order(p_), Step::StoreOutput, tile);

@@ -137,4 +137,22 @@ static_assert(data_order(production("fallback-inplace")) == Order::Relaxed);
 static_assert(data_order(production("warp-lookback")) == Order::Weak);
 static_assert(input_load_order(production("fallback-inplace")) == Order::Weak);
 
+// The in-place fallback's output fence: a persistent block takes it before
+// the outputs of its tiles 0, 2, 4, ... (each covers the next tile too); a
+// one-tile block before every output; variants without it never.
+TEST(ProtocolSpec, OutputFenceBeforeEverySecondOutputOfAPersistentBlock) {
+  const Protocol inplace = production("fallback-inplace");
+  ASSERT_TRUE(persistent(inplace));
+  ASSERT_EQ(output_fence(inplace), Fence::AcqRel);
+  for (long long k = 0; k < 6; ++k)
+    EXPECT_EQ(output_fence_before(inplace, k), k % 2 == 0) << "tile " << k;
+  Protocol one_tile = inplace;
+  one_tile.tiles_per_block = 1;
+  for (long long k = 0; k < 3; ++k)
+    EXPECT_TRUE(output_fence_before(one_tile, k)) << "tile " << k;
+  for (const char* name : {"warp-lookback", "pipelined", "fallback"})
+    for (long long k = 0; k < 3; ++k)
+      EXPECT_FALSE(output_fence_before(find_variant(name)->protocol, k)) << name << ", tile " << k;
+}
+
 }  // namespace

@@ -521,8 +521,12 @@ struct StripedAgent {
     for (int k = 0; k < kChunks; ++k)
       to_output(op, k, exclusive, w.first_absent, items[k]);
     // In-place fallback: "output written" must imply "descriptor published"
-    // for a validating reader (protocol::output_fence).
-    fence<protocol::output_fence(P)>();
+    // for a validating reader (protocol::output_fence). A persistent block's
+    // k-th tile is in stage k % 2, and one fence covers two tiles
+    // (protocol::output_fence_before).
+    constexpr bool kFence0 = protocol::output_fence_before(P, 0);
+    constexpr bool kFence1 = protocol::output_fence_before(P, 1);
+    if (stage == 0 ? kFence0 : kFence1) fence<protocol::output_fence(P)>();
     T* segment = p.out + w.segment_base;
     if (w.full) {
 #pragma unroll

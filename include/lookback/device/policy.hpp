@@ -277,8 +277,11 @@ static_assert(PipelinedPolicy::block_threads<std::uint64_t>() == 192 &&
 // beside both register sets out of place (ptxas 13.0, sm_90, vector path:
 // u32 122 registers and u64 128, no spill). In place the u32 kernel spills
 // 116 bytes (u64: 4), from binding each strong 16-byte output store to a
-// .b128 register; it runs at 92-93% of copy from 2^28 against pipelined's
-// 99% (bench/results/README.md, 2026-11-26). Parking warp 0's items in
+// .b128 register; it ran at 92-93% of copy from 2^28 against pipelined's
+// 99% (bench/results/README.md, 2026-11-26), 97.9% (u64 92.3%) by
+// 2026-11-27, and 99.3% (u64 96.3%) at 2^30 since its output fence runs
+// before every second tile's output only (protocol::output_fence_before):
+// the fence was the gap; weak output stores measured no faster. Parking warp 0's items in
 // shared memory during the look-back, as the one-tile fallback does, would
 // take the u32 kernel past 48 KiB of static shared memory, and for u64 it
 // measured no gain (H200, 2^30: 79.8 against 79.9% of copy).

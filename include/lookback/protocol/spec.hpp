@@ -237,6 +237,18 @@ LOOKBACK_HD constexpr bool bounded_wait(const Protocol& p) {
 LOOKBACK_HD constexpr bool persistent(const Protocol& p) {
   return p.tiles_per_block > 1;
 }
+// Whether the owner takes output_fence(p) before writing the output of the
+// k-th tile its block holds (k = 0, 1, 2, ...). One-tile blocks: before
+// every output. A persistent block (two tiles) publishes the aggregate of
+// its tile k + 1 before it looks back for tile k and writes tile k's output,
+// so the fence before tile k's output already lies between tile k + 1's
+// publish and tile k + 1's output: one fence for every two tiles, before
+// the outputs of tiles 0, 2, 4, ... (H100, in-place fallback at 2^30, % of
+// copy: u32 97.9 -> 99.3, u64 92.3 -> 96.3; bench/results/README.md, "One
+// output fence per two tiles".)
+LOOKBACK_HD constexpr bool output_fence_before(const Protocol& p, long long k) {
+  return output_fence(p) != Fence::None && (!persistent(p) || k % 2 == 0);
+}
 // The epoch after `epoch`, modulo the variant's epoch width. A result of 0
 // means the epoch wrapped and stale descriptors must be cleared.
 LOOKBACK_HD constexpr std::uint32_t next_epoch(std::uint32_t epoch, int epoch_bits) {
