@@ -265,9 +265,12 @@ class BlockWriter {
   // last one when it says finish()).
   void output(int t, const std::string& finish) {
     // A persistent block takes it before every second tile's output only
-    // (output_fence_before); output_fence is acq_rel or none, which has no
-    // effect under interleaving, so the export keeps a comment per output.
-    fence(output_fence(p_), persistent(p_) ? "before every second output" : "before the output");
+    // (output_fence_before). output_fence is acq_rel or none, with no effect
+    // under interleaving, so the export keeps one comment per output site
+    // and tells no tiles apart (an SC fence would need the explorer's
+    // placement here).
+    fence(output_fence(p_), persistent(p_) ? "before this output if it is the block's 1st, 3rd, ..."
+                                           : "before the output");
     const std::string out = str(launch_ * g_.capacity + t);
     if (p_.in_place) {
       step({}, "",

@@ -522,8 +522,10 @@ struct StripedAgent {
       to_output(op, k, exclusive, w.first_absent, items[k]);
     // In-place fallback: "output written" must imply "descriptor published"
     // for a validating reader (protocol::output_fence). A persistent block's
-    // k-th tile is in stage k % 2, and one fence covers two tiles
-    // (protocol::output_fence_before).
+    // k-th tile is in stage k % 2 (run_persistent begins its first tile in
+    // stage 0), and one fence covers two tiles (protocol::output_fence_before:
+    // the stage-1 tile's publish is ordered before this fence by resolve()'s
+    // barrier).
     constexpr bool kFence0 = protocol::output_fence_before(P, 0);
     constexpr bool kFence1 = protocol::output_fence_before(P, 1);
     if (stage == 0 ? kFence0 : kFence1) fence<protocol::output_fence(P)>();

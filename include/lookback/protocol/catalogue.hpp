@@ -92,7 +92,7 @@ inline constexpr std::array kCatalogue{
                  Property::None, 1,
                  "fallback with output over input: strong output stores and predecessor "
                  "reads (a tile's own input reads stay weak), owner fences before its "
-                 "output, fallback re-validates the descriptor"},
+                 "output (every second one of a block), fallback re-validates the descriptor"},
     NamedVariant{"fenced-lookback", Kind::Production,
                  detail::with(detail::kWarpLookback,
                               [](Protocol& p) {

@@ -143,8 +143,9 @@ struct Protocol {
   // The output overwrites the input. Only the fallback reads a predecessor's
   // input, so only there does this change the protocol: the fallback's input
   // reads and the owner's output writes become strong, the owner fences
-  // before writing its output, and a fallback re-reads the descriptor after
-  // reducing to validate. The owner's own input reads stay weak
+  // before writing its output (output_fence_before: a persistent block
+  // before every second tile's), and a fallback re-reads the descriptor
+  // after reducing to validate. The owner's own input reads stay weak
   // (input_load_order).
   bool in_place = false;
 
@@ -200,7 +201,8 @@ LOOKBACK_HD constexpr Order input_load_order(const Protocol&) {
   return Order::Weak;
 }
 // Fence the owner places before writing its output tile (in-place fallback:
-// makes "output written" imply "descriptor published" for a validating reader).
+// makes "output written" imply "descriptor published" for a validating
+// reader); which outputs it precedes: output_fence_before.
 LOOKBACK_HD constexpr Fence output_fence(const Protocol& p) {
   return (p.in_place && p.fallback) ? Fence::AcqRel : Fence::None;
 }
@@ -238,14 +240,19 @@ LOOKBACK_HD constexpr bool persistent(const Protocol& p) {
   return p.tiles_per_block > 1;
 }
 // Whether the owner takes output_fence(p) before writing the output of the
-// k-th tile its block holds (k = 0, 1, 2, ...). One-tile blocks: before
-// every output. A persistent block (two tiles) publishes the aggregate of
-// its tile k + 1 before it looks back for tile k and writes tile k's output,
-// so the fence before tile k's output already lies between tile k + 1's
-// publish and tile k + 1's output: one fence for every two tiles, before
-// the outputs of tiles 0, 2, 4, ... (H100, in-place fallback at 2^30, % of
-// copy: u32 97.9 -> 99.3, u64 92.3 -> 96.3; bench/results/README.md, "One
-// output fence per two tiles".)
+// k-th tile its block draws (k = 0, 1, 2, ...). One-tile blocks: before
+// every output. A persistent block (tiles_per_block is 1 or 2; the model
+// rejects more) publishes the aggregate of its tile k + 1 before it looks
+// back for tile k and writes tile k's output, so the fence before tile k's
+// output already lies between tile k + 1's publish and tile k + 1's output:
+// one fence for every two tiles, before the outputs of tiles 0, 2, 4, ...
+// In the kernel (agent_striped.cuh, run_persistent) the publish is warp 0's
+// and the fence every storing thread's, ordered by the barrier at the end of
+// resolve(): moving the next tile's begin() after the look-back, or that
+// barrier, breaks the argument, and the model (one thread per block) would
+// not see it. (H100, in-place fallback at 2^30, % of copy: u32 97.9 ->
+// 99.3, u64 92.3 -> 96.3; bench/results/README.md, "One output fence per
+// two tiles".)
 LOOKBACK_HD constexpr bool output_fence_before(const Protocol& p, long long k) {
   return output_fence(p) != Fence::None && (!persistent(p) || k % 2 == 0);
 }
