@@ -281,10 +281,11 @@ static_assert(PipelinedPolicy::block_threads<std::uint64_t>() == 192 &&
 // 99% (bench/results/README.md, 2026-11-26), 97.9% (u64 92.3%) by
 // 2026-11-27, and 99.3% (u64 96.3%) at 2^30 since its output fence runs
 // before every second tile's output only (protocol::output_fence_before):
-// the fence was the gap; weak output stores measured no faster. Parking warp 0's items in
-// shared memory during the look-back, as the one-tile fallback does, would
-// take the u32 kernel past 48 KiB of static shared memory, and for u64 it
-// measured no gain (H200, 2^30: 79.8 against 79.9% of copy).
+// the fence was the gap; weak output stores measured no faster. Parking
+// warp 0's items in shared memory during the look-back, as the one-tile
+// fallback does, would take the u32 kernel past 48 KiB of static shared
+// memory, and for u64 it measured no gain (H200, 2^30: 79.8 against 79.9%
+// of copy).
 // 8-byte values: 128 threads x (4 + 20 staged) items, 4 blocks per SM (32 +
 // 160 bytes; 40 KiB of stages, like the 4-byte tile). 8 + 16 (the same
 // 3072-item tile) spilled 100 bytes in the hot path (ptxas, sm_90) and ran 9%
