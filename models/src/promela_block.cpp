@@ -269,8 +269,11 @@ class BlockWriter {
     // under interleaving, so the export keeps one comment per output site
     // and tells no tiles apart (an SC fence would need the explorer's
     // placement here).
-    fence(output_fence(p_), persistent(p_) ? "before this output if it is the block's 1st, 3rd, ..."
-                                           : "before the output");
+    const char* which = !persistent(p_) ? "before the output"
+                        : output_fence_before(p_, 0)
+                            ? "before this output if it is the block's 1st, 3rd, ..."
+                            : "before this output if it is the block's 2nd, 4th, ...";
+    fence(output_fence(p_), which);
     const std::string out = str(launch_ * g_.capacity + t);
     if (p_.in_place) {
       step({}, "",

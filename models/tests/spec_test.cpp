@@ -155,4 +155,17 @@ TEST(ProtocolSpec, OutputFenceBeforeEverySecondOutputOfAPersistentBlock) {
       EXPECT_FALSE(output_fence_before(find_variant(name)->protocol, k)) << name << ", tile " << k;
 }
 
+// The mutant of that rule: the same fence on the other tiles, so a block's
+// first output is fenced by nothing (the model kills it, catalogue_verdict).
+TEST(ProtocolSpec, FenceOnOddTilesMutantLeavesEveryBlocksFirstOutputUnfenced) {
+  const Protocol odd = find_variant("fallback-inplace-fence-odd-tiles")->protocol;
+  ASSERT_TRUE(persistent(odd));
+  ASSERT_EQ(output_fence(odd), Fence::AcqRel);
+  for (long long k = 0; k < 6; ++k)
+    EXPECT_EQ(output_fence_before(odd, k), k % 2 == 1) << "tile " << k;
+  Protocol fixed = odd;
+  fixed.flaw = Flaw::None;
+  EXPECT_EQ(fixed, production("fallback-inplace"));
+}
+
 }  // namespace

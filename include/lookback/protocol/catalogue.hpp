@@ -197,6 +197,13 @@ inline constexpr std::array kCatalogue{
                  Progress::Unfair, Property::CorrectPrefix, 1,
                  "in-place fallback reduces a predecessor's input that may already be "
                  "overwritten by its output, and does not re-check"},
+    NamedVariant{"fallback-inplace-fence-odd-tiles", Kind::Mutant,
+                 detail::with(detail::kFallbackInPlace,
+                              [](Protocol& p) { p.flaw = Flaw::OutputFenceOnOddTiles; }),
+                 Progress::Unfair, Property::CorrectPrefix, 1,
+                 "in-place fallback whose persistent blocks fence before their 2nd, 4th, ... "
+                 "output instead of the 1st, 3rd, ...: a validating fallback may take a first "
+                 "tile's output for its input"},
     NamedVariant{
         "count-tiles-not-blocks", Kind::Mutant,
         detail::with(detail::kPipelined, [](Protocol& p) { p.flaw = Flaw::CountTilesNotBlocks; }),

@@ -101,6 +101,10 @@ enum class Flaw : std::uint8_t {
   HandOverKeepsEpoch,       // the last drawer hands the next launch ticket 0
                             // but this launch's epoch, so the next launch
                             // takes this launch's descriptors for its own
+  OutputFenceOnOddTiles,    // in-place persistent block: the output fence
+                            // precedes the outputs of its tiles 1, 3, ...
+                            // instead of 0, 2, ..., so its first output is
+                            // not ordered after its first publish
 };
 
 // ---------------------------------------------------------------------------
@@ -254,7 +258,8 @@ LOOKBACK_HD constexpr bool persistent(const Protocol& p) {
 // 99.3, u64 92.3 -> 96.3; bench/results/README.md, "One output fence per
 // two tiles".)
 LOOKBACK_HD constexpr bool output_fence_before(const Protocol& p, long long k) {
-  return output_fence(p) != Fence::None && (!persistent(p) || k % 2 == 0);
+  const long long fenced_parity = p.flaw == Flaw::OutputFenceOnOddTiles ? 1 : 0;
+  return output_fence(p) != Fence::None && (!persistent(p) || k % 2 == fenced_parity);
 }
 // The epoch after `epoch`, modulo the variant's epoch width. A result of 0
 // means the epoch wrapped and stale descriptors must be cleared.
@@ -525,6 +530,8 @@ LOOKBACK_HD constexpr const char* to_string(Flaw f) {
       return "count-tiles-not-blocks";
     case Flaw::HandOverKeepsEpoch:
       return "hand-over-keeps-epoch";
+    case Flaw::OutputFenceOnOddTiles:
+      return "output-fence-on-odd-tiles";
   }
   return "?";
 }
