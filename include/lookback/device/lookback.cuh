@@ -191,6 +191,12 @@ class WindowLookback {
     bool publish = true;
     if constexpr (protocol::fallback_validates(P)) {
       fence<protocol::validation_fence(P)>();
+      // Every lane read part of tile t and fenced; the blocker alone
+      // re-reads the descriptor. Shuffles order nothing in the memory model:
+      // the barrier makes each lane's read-then-fence precede the blocker's
+      // re-read, so an output value any lane took implies the owner's
+      // publish is visible to the re-read.
+      __syncwarp(kFull);
       Word again{};
       if (lane_ == blocker) again = desc_.load(t);
       fence<P.lookback_fence>();
