@@ -9,6 +9,7 @@
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 #include <thread>
 
 #include "lookback/json.hpp"
@@ -26,6 +27,16 @@ using namespace protocol;
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// Width of the variant-name column of --list and --all: the longest
+// catalogue name and two spaces, so no name runs into the next column.
+constexpr int name_column_width() {
+  std::size_t longest = 0;
+  for (const auto& v : kCatalogue)
+    longest = std::max(longest, std::string_view(v.name).size());
+  return static_cast<int>(longest) + 2;
+}
+constexpr int kNameColumn = name_column_width();
 
 constexpr const char* kUsage =
     "usage: lookback-check (--list | --all | --variant NAME | --mutant NAME |\n"
@@ -304,9 +315,10 @@ int check_all(const Options& o, std::ostream& out) {
   std::vector<CheckRun> runs;
   bool all_ok = true;
   if (!o.json) {
-    out << std::left << std::setw(32) << "variant" << std::setw(12) << "kind" << std::setw(20)
-        << "expected" << std::setw(58) << "verdict" << std::right << std::setw(12) << "executions"
-        << std::setw(10) << "graphs" << std::setw(9) << "time" << std::setw(10) << "exec/s"
+    out << std::left << std::setw(kNameColumn) << "variant" << std::setw(12) << "kind"
+        << std::setw(20) << "expected" << std::setw(58) << "verdict" << std::right << std::setw(12)
+        << "executions" << std::setw(10) << "graphs" << std::setw(9) << "time" << std::setw(10)
+        << "exec/s"
         << "\n";
   }
   for (const auto& v : kCatalogue) {
@@ -315,7 +327,7 @@ int check_all(const Options& o, std::ostream& out) {
     if (!o.json) {
       std::ostringstream t;
       t << std::fixed << std::setprecision(2) << r.seconds() << "s";
-      out << std::left << std::setw(32) << v.name << std::setw(12) << kind_name(v.kind)
+      out << std::left << std::setw(kNameColumn) << v.name << std::setw(12) << kind_name(v.kind)
           << std::setw(20) << (v.kind == Kind::Mutant ? to_string(v.expected) : "-")
           << std::setw(58) << (verdict_text(r) + (r.as_expected() ? "" : "  <-- UNEXPECTED"))
           << std::right << std::setw(12) << r.executions() << std::setw(10) << r.graphs()
@@ -351,7 +363,7 @@ int check_all(const Options& o, std::ostream& out) {
 
 void list(std::ostream& out) {
   for (const auto& v : kCatalogue) {
-    out << std::left << std::setw(32) << v.name << std::setw(12) << kind_name(v.kind)
+    out << std::left << std::setw(kNameColumn) << v.name << std::setw(12) << kind_name(v.kind)
         << std::setw(20)
         << (v.kind == Kind::Production ? std::string("pass")
                                        : std::string("killed by ") + to_string(v.expected))

@@ -53,6 +53,8 @@ TEST(Cli, ListShowsEveryVariantWithItsExpectedVerdict) {
   EXPECT_NE(r.out.find("warp-lookback"), std::string::npos);
   EXPECT_NE(r.out.find("killed by no-data-race"), std::string::npos);
   EXPECT_NE(r.out.find("killed by termination"), std::string::npos);
+  // The longest name still has a space before its kind column.
+  EXPECT_NE(r.out.find("fallback-inplace-fence-odd-tiles  mutant"), std::string::npos) << r.out;
 }
 
 TEST(Cli, ProductionVariantPassesWithExitZero) {

@@ -195,7 +195,8 @@ class WindowLookback {
       // re-reads the descriptor. Shuffles order nothing in the memory model:
       // the barrier makes each lane's read-then-fence precede the blocker's
       // re-read, so an output value any lane took implies the owner's
-      // publish is visible to the re-read.
+      // publish is visible to the re-read. (The model runs one thread per
+      // block, so this is the kernel's to keep.)
       __syncwarp(kFull);
       Word again{};
       if (lane_ == blocker) again = desc_.load(t);
