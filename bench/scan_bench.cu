@@ -453,6 +453,13 @@ struct SmallWarpShape : lookback::TilePolicy<Threads, Bytes, MinBlocks, 3000, 0,
   }
 };
 
+// Policy with another L2 prefetch distance (TilePolicy::kL2PrefetchBytes)
+// and place.
+template <class Policy, int kBytes>
+struct L2Prefetch : Policy {
+  static constexpr int kL2PrefetchBytes = kBytes;
+};
+
 void main_suite(const Settings& s) {
   const auto ns = sizes(s, true);
   const std::vector<const char*> four = {"warp-lookback", "coarsened", "pipelined", "fallback"};
@@ -926,6 +933,40 @@ void explore_suite(const Settings& s) {
       s, "explore_bookkeeping", large,
       {"warp-lookback", "EXPT-w blockidx", "EXPT-w memset", "EXPT-w blockidx+memset", "coarsened",
        "EXPT-c memset", "pipelined", "fallback"});
+  // L2 prefetch of a later tile's input (2026-11-28): the thread that draws
+  // a tile asks L2 for the input of the tile about B bytes further on
+  // (TilePolicy::kL2PrefetchBytes: 1 MiB, coarsened 512 KiB; tiles of the
+  // grid's first wave are not asked for). EXPT rows: none ("no-pf"), or
+  // another distance ("pf2M": 2 MiB). policy.hpp has the sweep.
+  const auto pf_sizes = powers_of_two(s, {20, 22, 24, 25, 26, 28, 30});
+  using lookback::CoarsenedPolicy;
+  using lookback::FallbackPolicy;
+  using lookback::PipelinedPolicy;
+  using lookback::WarpLookbackPolicy;
+  constexpr int kKiB = 1 << 10;
+  using NoPfWarp = Bench<C::WarpLookback, L2Prefetch<WarpLookbackPolicy, 0>>;
+  using NoPfCoarse = Bench<C::Coarsened, L2Prefetch<CoarsenedPolicy, 0>>;
+  using NoPfPipelined = Bench<C::Pipelined, L2Prefetch<PipelinedPolicy, 0>>;
+  using NoPfFallback = Bench<C::Fallback, L2Prefetch<FallbackPolicy, 0>>;
+  const std::vector<const char*> pf_names = {
+      "warp-lookback", "EXPT-w no-pf", "EXPT-w pf2M",  "coarsened", "EXPT-c no-pf",
+      "EXPT-c pf1M",   "pipelined",    "EXPT-p no-pf", "fallback",  "EXPT-f no-pf"};
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarp, NoPfWarp,
+         Bench<C::WarpLookback, L2Prefetch<WarpLookbackPolicy, 2048 * kKiB>>, BCoarse, NoPfCoarse,
+         Bench<C::Coarsened, L2Prefetch<CoarsenedPolicy, 1024 * kKiB>>, BPipelined, NoPfPipelined,
+         BFallback, NoPfFallback>(s, "explore_prefetch", pf_sizes, pf_names);
+  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false, BWarp, NoPfWarp,
+         Bench<C::WarpLookback, L2Prefetch<WarpLookbackPolicy, 2048 * kKiB>>, BCoarse, NoPfCoarse,
+         Bench<C::Coarsened, L2Prefetch<CoarsenedPolicy, 1024 * kKiB>>, BPipelined, NoPfPipelined,
+         BFallback, NoPfFallback>(s, "explore_prefetch_u64", pf_sizes, pf_names);
+  const std::vector<const char*> pf_inplace_names = {"pipelined", "EXPT-p no-pf", "fallback",
+                                                     "EXPT-f no-pf", "EXPT-f pf2M"};
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, true, BPipelined, NoPfPipelined,
+         BFallback, NoPfFallback, Bench<C::Fallback, L2Prefetch<FallbackPolicy, 2048 * kKiB>>>(
+      s, "explore_prefetch_inplace", pf_sizes, pf_inplace_names);
+  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, true, BPipelined, NoPfPipelined,
+         BFallback, NoPfFallback, Bench<C::Fallback, L2Prefetch<FallbackPolicy, 2048 * kKiB>>>(
+      s, "explore_prefetch_u64_inplace", pf_sizes, pf_inplace_names);
 }
 
 // Look-back statistics from instrumented kernels, and forced stalls.

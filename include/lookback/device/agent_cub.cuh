@@ -13,6 +13,7 @@
 #include <cub/block/block_store.cuh>
 
 #include "lookback/device/descriptor.cuh"
+#include "lookback/device/l2_prefetch.cuh"
 #include "lookback/device/launch_state.cuh"
 #include "lookback/device/params.hpp"
 #include "lookback/device/partial.cuh"
@@ -70,6 +71,10 @@ struct CubAgent {
     }
   }
 
+  // The drawing thread asks L2 for the input of a later tile
+  // (TilePolicy::kL2PrefetchBytes; l2_prefetch.cuh).
+  static constexpr int kPrefetchTiles = policy_prefetch_tiles<Policy, T>();
+
   __device__ static void run(const Params& p) {
     __shared__ Shared sm;
     const int tid = static_cast<int>(threadIdx.x);
@@ -84,6 +89,8 @@ struct CubAgent {
       sm.epoch = d.epoch;
       sm.drawn = d.count;
       sm.tile = kInstrumented ? perturb_tile(p.perturb, d.tile, p.num_tiles) : d.tile;
+      if constexpr (kPrefetchTiles > 0)
+        prefetch_later_tile<kPrefetchTiles, kTileItems>(p.in, p.num_items, sm.tile, p.first_wave);
     }
     __syncthreads();
     const std::uint32_t tile = sm.tile;

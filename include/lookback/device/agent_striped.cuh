@@ -41,6 +41,7 @@
 #include <cub/warp/warp_scan.cuh>
 
 #include "lookback/device/descriptor.cuh"
+#include "lookback/device/l2_prefetch.cuh"
 #include "lookback/device/launch_state.cuh"
 #include "lookback/device/params.hpp"
 #include "lookback/device/partial.cuh"
@@ -418,8 +419,17 @@ struct StripedAgent {
   __device__ static Draw next_tile(const Params& p) {
     Draw d = LaunchState<P>::draw(p.header);
     check_ticket(p, d.tile);
+    prefetch_after(p, d.tile);
     if constexpr (kInstrumented) d.tile = perturb_tile(p.perturb, d.tile, p.num_tiles);
     return d;
+  }
+
+  // The drawing thread asks L2 for the input of a later tile
+  // (TilePolicy::kL2PrefetchBytes; l2_prefetch.cuh).
+  static constexpr int kPrefetchTiles = policy_prefetch_tiles<Policy, T>();
+  __device__ static void prefetch_after(const Params& p, std::uint32_t tile) {
+    if constexpr (kPrefetchTiles > 0)
+      prefetch_later_tile<kPrefetchTiles, kTileItems>(p.in, p.num_items, tile, p.first_wave);
   }
 
   // Thread 0 draws the block's next tile (a persistent block's later draws).

@@ -84,14 +84,18 @@ cudaError_t resident_blocks(std::uint32_t& blocks) {
 }
 
 // One block per tile; a persistent agent: as many as fit at once, at most
-// one per tile.
+// one per tile. An agent that prefetches into L2 learns how many tiles the
+// first wave draws (it does not prefetch those).
 template <class Agent>
-cudaError_t launch(const typename Agent::Params& params, cudaStream_t stream) {
+cudaError_t launch(typename Agent::Params params, cudaStream_t stream) {
   std::uint32_t grid = params.num_tiles;
-  if constexpr (protocol::persistent(Agent::P)) {
+  if constexpr (protocol::persistent(Agent::P) || Agent::kPrefetchTiles > 0) {
     std::uint32_t resident = 0;
     if (const cudaError_t e = resident_blocks<Agent>(resident); e != cudaSuccess) return e;
-    grid = std::min(grid, resident);
+    constexpr bool kPersistent = protocol::persistent(Agent::P);
+    if constexpr (kPersistent) grid = std::min(grid, resident);
+    params.first_wave =
+        resident * static_cast<std::uint32_t>(kPersistent ? Agent::P.tiles_per_block : 1);
   }
   device::scan_kernel<Agent><<<grid, Agent::kThreads, 0, stream>>>(params);
   const cudaError_t e = cudaGetLastError();

@@ -21,6 +21,9 @@ struct KernelParams {
   Op op;
   std::uint32_t watchdog;  // wait-loop bound, 0 = unbounded
   Perturbation perturb;    // instrumented kernels only
+  // Tiles the grid's first wave draws (blocks resident at once x tiles a
+  // block holds); set by the launch for agents that prefetch into L2.
+  std::uint32_t first_wave = 0;
 };
 
 }  // namespace lookback::device

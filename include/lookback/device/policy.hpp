@@ -124,6 +124,9 @@ struct TilePolicy {
   static constexpr int kDelayMinTiles = DelayMinTiles;
   static_assert(StagedBytesPerThread >= 0);
   static constexpr int kStagedBytesPerThread = StagedBytesPerThread;
+  // The thread that draws a tile asks L2 for the input of the tile about
+  // this many bytes of input further on (0: never; l2_prefetch.cuh).
+  static constexpr int kL2PrefetchBytes = 0;
   // Threads per block and the __launch_bounds__ occupancy hint, per value
   // type (a policy may shape 8-byte tiles differently).
   template <class T>
@@ -168,6 +171,18 @@ constexpr int policy_tile_items() {
          (Policy::template items<T>() + Policy::template staged_items<T>());
 }
 
+// Tiles ahead whose input a block of Policy asks L2 for (0: none): the
+// policy's prefetch bytes in whole tiles, at least one.
+template <class Policy, class T>
+constexpr int policy_prefetch_tiles() {
+  if constexpr (Policy::kL2PrefetchBytes <= 0) {
+    return 0;
+  } else {
+    constexpr int tile_bytes = policy_tile_items<Policy, T>() * static_cast<int>(sizeof(T));
+    return Policy::kL2PrefetchBytes / tile_bytes > 0 ? Policy::kL2PrefetchBytes / tile_bytes : 1;
+  }
+}
+
 // Coarsened sends a whole partial tile of 4- or 8-byte values down the
 // partial path. With the full warps of a partial tile on the full path
 // ptxas spilled at the 64-register bound (bytes, then -> now: u32 exclusive
@@ -187,6 +202,7 @@ constexpr int policy_tile_items() {
 // values"): u16 76.6 / 82.6, u8 60.4 / 64.4; pipelined is ahead of it for
 // u16 from 2^20 items, level with it for u8 to 2^22 and ahead from 2^24.
 struct CoarsenedPolicy : TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128> {
+  static constexpr int kL2PrefetchBytes = 512 << 10;  // l2_prefetch.cuh
   template <class T>
   static constexpr int items() {
     return sizeof(T) < 4 ? 32 : TilePolicy::items<T>();
@@ -246,6 +262,7 @@ inline constexpr int kPersistentSmallStagedItems = 48;
 // (8 + 16) / 4 and 128 x (4 + 20) / 4 ran 1-4 us slower than all of them
 // below 2^21.
 struct PipelinedPolicy : TilePolicy<128, 96, 4, 0, 0, false, 0, 160> {
+  static constexpr int kL2PrefetchBytes = 1 << 20;  // l2_prefetch.cuh
   template <class T>
   static constexpr int block_threads() {
     return sizeof(T) == 8 ? 192 : kBlockThreads;
@@ -304,6 +321,7 @@ static_assert(PipelinedPolicy::block_threads<std::uint64_t>() == 192 &&
 // path (the whole tile on the partial path cost u64 and f64 6-10% below
 // 2^18). H100; bench/results/README.md, "Partial tiles per agent".
 struct FallbackPolicy : TilePolicy<128, 96, 4, 0, 0, false, 0, 160> {
+  static constexpr int kL2PrefetchBytes = 1 << 20;  // l2_prefetch.cuh
   template <class T>
   static constexpr int items() {
     return sizeof(T) == 8 ? 4 : sizeof(T) < 4 ? kPersistentSmallItems : TilePolicy::items<T>();
@@ -355,6 +373,7 @@ static_assert(FallbackPolicy::items<std::uint64_t>() == 4 &&
 //   u32 at 2^20: 10.9 us against 12.0 (CUB 12.5); 2^22 74.8% (CUB 66.0).
 //   u64 still trails CUB at 2^22 and 2^24 (0.94x, 0.97x).
 struct WarpLookbackPolicy : TilePolicy<224, 176, 3, 3000, 0, false, 1024> {
+  static constexpr int kL2PrefetchBytes = 1 << 20;  // l2_prefetch.cuh
   template <class T>
   static constexpr int items() {
     return sizeof(T) == 8 ? 20 : sizeof(T) < 4 ? 44 : TilePolicy::items<T>();
