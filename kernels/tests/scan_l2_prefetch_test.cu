@@ -1,10 +1,10 @@
 // The L2 prefetch (l2_prefetch.cuh, TilePolicy::kL2PrefetchBytes) is a hint:
-// it must change no output and never touch memory outside the input. Each
-// variant here prefetches the very next tile (the shortest distance), so
-// every tile past the grid's first wave asks for its successor: sizes end
-// just before, at and after the first wave's last tile, and mid-tile a few
-// tiles later (the last prefetch is clipped at the input's end), aligned,
-// misaligned (the range is cut to 16-byte boundaries) and in place.
+// it must change no output and never reach outside the input. Each variant
+// here prefetches the very next tile (the shortest distance), so every tile
+// past the grid's first wave asks for its successor: sizes end just before,
+// at and after the first wave's last tile, and mid-tile a few tiles later
+// (a partial last tile is not asked for), aligned, misaligned (the range
+// starts at the tile's first 16-byte boundary) and in place.
 #include "scan_test_util.hpp"
 
 namespace lt = lookback::testing;
@@ -25,8 +25,8 @@ static_assert(
     1);
 
 // Tiles the first wave of Cfg's aligned kernel for protocol P draws, as the
-// launch computes it. (P is a template argument: nvcc 13 cannot name an
-// agent from Cfg::protocol inside the alias; scan_persistent_test.cu.)
+// launch computes it (KernelParams::prefetch_from). (P is a template argument: nvcc 13 cannot name
+// an agent from Cfg::protocol inside the alias; scan_persistent_test.cu.)
 template <class Cfg, lookback::protocol::Protocol P, class T>
 std::int64_t first_wave_tiles() {
   using A =

@@ -90,7 +90,8 @@ struct CubAgent {
       sm.drawn = d.count;
       sm.tile = kInstrumented ? perturb_tile(p.perturb, d.tile, p.num_tiles) : d.tile;
       if constexpr (kPrefetchTiles > 0)
-        prefetch_later_tile<kPrefetchTiles, kTileItems>(p.in, p.num_items, sm.tile, p.first_wave);
+        prefetch_later_tile<kPrefetchTiles, kTileItems, false>(p.in, sm.tile, p.prefetch_from,
+                                                               p.prefetch_to);
     }
     __syncthreads();
     const std::uint32_t tile = sm.tile;

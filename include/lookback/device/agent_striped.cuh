@@ -429,7 +429,8 @@ struct StripedAgent {
   static constexpr int kPrefetchTiles = policy_prefetch_tiles<Policy, T>();
   __device__ static void prefetch_after(const Params& p, std::uint32_t tile) {
     if constexpr (kPrefetchTiles > 0)
-      prefetch_later_tile<kPrefetchTiles, kTileItems>(p.in, p.num_items, tile, p.first_wave);
+      prefetch_later_tile<kPrefetchTiles, kTileItems, kAccess == Access::Vector>(
+          p.in, tile, p.prefetch_from, p.prefetch_to);
   }
 
   // Thread 0 draws the block's next tile (a persistent block's later draws).

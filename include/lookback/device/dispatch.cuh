@@ -84,8 +84,8 @@ cudaError_t resident_blocks(std::uint32_t& blocks) {
 }
 
 // One block per tile; a persistent agent: as many as fit at once, at most
-// one per tile. An agent that prefetches into L2 learns how many tiles the
-// first wave draws (it does not prefetch those).
+// one per tile. An agent that prefetches into L2 learns which tiles it may
+// ask for: past the first wave (their blocks load them already) and whole.
 template <class Agent>
 cudaError_t launch(typename Agent::Params params, cudaStream_t stream) {
   std::uint32_t grid = params.num_tiles;
@@ -94,8 +94,10 @@ cudaError_t launch(typename Agent::Params params, cudaStream_t stream) {
     if (const cudaError_t e = resident_blocks<Agent>(resident); e != cudaSuccess) return e;
     constexpr bool kPersistent = protocol::persistent(Agent::P);
     if constexpr (kPersistent) grid = std::min(grid, resident);
-    params.first_wave =
-        resident * static_cast<std::uint32_t>(kPersistent ? Agent::P.tiles_per_block : 1);
+    if constexpr (Agent::kPrefetchTiles > 0) {
+      params.prefetch_from = resident * static_cast<std::uint32_t>(Agent::P.tiles_per_block);
+      params.prefetch_to = static_cast<std::uint32_t>(params.num_items / Agent::kTileItems);
+    }
   }
   device::scan_kernel<Agent><<<grid, Agent::kThreads, 0, stream>>>(params);
   const cudaError_t e = cudaGetLastError();

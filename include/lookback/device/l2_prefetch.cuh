@@ -19,25 +19,31 @@
 namespace lookback::device {
 
 // Called by one thread of the block that drew `tile`: asks L2 for the input
-// of tile + kAhead (items [first, first + kTileItems) clipped to [0, n), cut
-// to 16-byte boundaries: the instruction's alignment), unless that tile is
-// one the grid's first wave draws (its own block is loading it already;
-// KernelParams::first_wave). No memory clobber: the hint reads
-// nothing the program can observe.
-template <int kAhead, int kTileItems, class T>
-__device__ inline void prefetch_later_tile(const T* in, std::int64_t n, std::uint32_t tile,
-                                           std::uint32_t first_wave) {
+// of tile + kAhead if that tile lies in [from, to): KernelParams's
+// prefetch_from (tiles past the grid's first wave, whose own blocks are not
+// loading them already) and prefetch_to (whole tiles only: a partial last
+// tile is left out). The range starts at the tile's first 16-byte boundary
+// and stops 16 bytes short of its end (the instruction takes 16-byte
+// multiples at 16-byte boundaries), so it stays inside the tile whatever
+// the input's alignment (kAligned: the vector path's 16-byte aligned input,
+// no rounding). The arithmetic is kept to a minimum: this runs where
+// persistent blocks hold two tiles' registers, at ptxas's 128-register
+// bound. No memory clobber: the hint reads nothing the program can observe.
+template <int kAhead, int kTileItems, bool kAligned, class T>
+__device__ __forceinline__ void prefetch_later_tile(const T* in, std::uint32_t tile,
+                                                    std::uint32_t from, std::uint32_t to) {
   static_assert(kAhead > 0);
-  if (tile + static_cast<std::uint32_t>(kAhead) < first_wave) return;
-  const std::int64_t first = (static_cast<std::int64_t>(tile) + kAhead) * kTileItems;
-  if (first >= n) return;
-  const std::int64_t last = first + kTileItems < n ? first + kTileItems : n;
-  const auto a = (reinterpret_cast<std::uintptr_t>(in + first) + 15) & ~std::uintptr_t{15};
-  const auto b = reinterpret_cast<std::uintptr_t>(in + last) & ~std::uintptr_t{15};
-  if (b <= a) return;
+  constexpr std::uint32_t kTileBytes = static_cast<std::uint32_t>(kTileItems * sizeof(T));
+  constexpr std::uint32_t kBytes = kAligned ? kTileBytes / 16 * 16 : kTileBytes / 16 * 16 - 16;
+  static_assert(kBytes >= 16, "tiles of at least 32 bytes");
+  const std::uint32_t later = tile + static_cast<std::uint32_t>(kAhead);
+  if (later < from || later >= to) return;
+  std::uintptr_t a =
+      reinterpret_cast<std::uintptr_t>(in + static_cast<std::size_t>(later) * kTileItems);
+  if constexpr (!kAligned) a = (a + 15) & ~std::uintptr_t{15};
   asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(
                    __cvta_generic_to_global(reinterpret_cast<const void*>(a))),
-               "r"(static_cast<std::uint32_t>(b - a)));
+               "n"(kBytes));
 }
 
 }  // namespace lookback::device

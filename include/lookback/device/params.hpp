@@ -21,9 +21,12 @@ struct KernelParams {
   Op op;
   std::uint32_t watchdog;  // wait-loop bound, 0 = unbounded
   Perturbation perturb;    // instrumented kernels only
-  // Tiles the grid's first wave draws (blocks resident at once x tiles a
-  // block holds); set by the launch for agents that prefetch into L2.
-  std::uint32_t first_wave = 0;
+  // Tiles whose input an agent that prefetches into L2 may ask for
+  // (l2_prefetch.cuh): [prefetch_from, prefetch_to), past the grid's first
+  // wave (blocks resident at once x tiles a block holds) and whole; set by
+  // the launch.
+  std::uint32_t prefetch_from = 0;
+  std::uint32_t prefetch_to = 0;
 };
 
 }  // namespace lookback::device
