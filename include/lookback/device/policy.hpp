@@ -91,6 +91,31 @@
 //     (catalogue.hpp). Relaxed look-back reads on top (small tiles, to 2^22):
 //     no further change. The catalogue's fenced-lookback (fence.sc) is ~4%
 //     slower.
+//   L2 prefetch (kL2PrefetchBytes, l2_prefetch.cuh; 2026-11-28): the thread
+//     that draws a tile asks L2 (cp.async.bulk.prefetch.L2, one instruction
+//     for the whole tile) for the input of the tile 1 MiB of input further
+//     on (coarsened 512 KiB), unless the first wave draws it. What the
+//     one-tile variants lost at 96% was DRAM idling while blocks wait in
+//     their look-backs; this keeps it reading. H100, u32 inclusive sum, % of
+//     copy at 2^24 / 2^26 / 2^28 / 2^30, none -> 1 MiB (bench --suite
+//     explore --group explore_prefetch, two passes; bench/results/prefetch/):
+//     warp-lookback 84.2 / 93.0 / 96.0 / 96.4 -> 84.0 / 95.0 / 98.8 / 99.5,
+//     coarsened (512 KiB) 81.9 / 91.8 / 95.7 / 96.5 -> 82.4 / 93.7 / 98.1 /
+//     98.8, pipelined 96.7 / 98.4 / 99.3 / 99.2 -> 98.3 / 99.7 / 100.1 /
+//     99.8, the in-place fallback 93.6 / 97.9 / 99.2 / 99.3 -> 95.0 / 99.3
+//     / 100.1 / 99.9; u64 gains 2-5 points from 2^24 (in-place fallback
+//     95.9 -> 100.4% at 2^26). Up to 2^22 items (one wave) within 0.3 us.
+//     Distance (tiles are what a block draws; bytes are what L2 holds):
+//     512 KiB to 2 MiB within 0.7 points, 3 MiB 0.5-2 behind, a whole
+//     wave ahead (15-34 MiB) about 30 points behind (68% of copy: the lines
+//     are evicted before use and read twice). Prefetching the first wave's
+//     tiles cost 1-4 points at 2^24-2^26 (their own blocks load them at the
+//     same time); issued once a block's own loads are in rather than as it
+//     starts its tile, it lost 3 (warp-lookback) to 12 points (coarsened). In persistent blocks, at
+//     ptxas's 128-register bound, the kernel side must stay a compare and
+//     an address: clipping the range in the kernel spilled 16 bytes in the
+//     out-of-place u32 fallback, which then ran 1.2-1.8 points slower than
+//     without prefetch (bench/results/prefetch/spill-ea39607/).
 #pragma once
 
 #include <cstdint>
