@@ -25,8 +25,9 @@ static_assert(
     1);
 
 // Tiles the first wave of Cfg's aligned kernel for protocol P draws, as the
-// launch computes it (KernelParams::prefetch_from). (P is a template argument: nvcc 13 cannot name
-// an agent from Cfg::protocol inside the alias; scan_persistent_test.cu.)
+// launch computes it (KernelParams::prefetch_from). P is a template
+// argument: nvcc 13 cannot name an agent from Cfg::protocol inside the
+// alias (scan_persistent_test.cu).
 template <class Cfg, lookback::protocol::Protocol P, class T>
 std::int64_t first_wave_tiles() {
   using A =

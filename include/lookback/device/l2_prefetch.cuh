@@ -9,9 +9,9 @@
 //
 // cp.async.bulk.prefetch.L2 (sm_90) is a hint: it has no effect in the
 // memory model (it reads nothing a thread can observe and orders nothing),
-// and the range is clipped to the input. In place it only warms L2, the
-// point of coherence, so no stale value can come of it. CCCL 3.0.1's
-// cuda::ptx has no wrapper for it, hence the inline PTX.
+// and its range lies inside one whole tile of the input. In place it only
+// warms L2, the point of coherence, so no stale value can come of it.
+// CCCL 3.0.1's cuda::ptx has no wrapper for it, hence the inline PTX.
 #pragma once
 
 #include <cstdint>

@@ -111,11 +111,12 @@
 //     are evicted before use and read twice). Prefetching the first wave's
 //     tiles cost 1-4 points at 2^24-2^26 (their own blocks load them at the
 //     same time); issued once a block's own loads are in rather than as it
-//     starts its tile, it lost 3 (warp-lookback) to 12 points (coarsened). In persistent blocks, at
-//     ptxas's 128-register bound, the kernel side must stay a compare and
-//     an address: clipping the range in the kernel spilled 16 bytes in the
-//     out-of-place u32 fallback, which then ran 1.2-1.8 points slower than
-//     without prefetch (bench/results/prefetch/spill-ea39607/).
+//     starts its tile, it lost 3 (warp-lookback) to 12 points (coarsened).
+//     In persistent blocks, at ptxas's 128-register bound, the kernel side
+//     must stay a compare and an address: clipping the range in the kernel
+//     spilled 16 bytes in the out-of-place u32 fallback, which then ran
+//     1.2-1.8 points slower than without prefetch
+//     (bench/results/prefetch/spill-ea39607/).
 #pragma once
 
 #include <cstdint>
