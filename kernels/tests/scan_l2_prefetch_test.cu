@@ -1,13 +1,20 @@
 // The L2 prefetch (l2_prefetch.cuh, TilePolicy::kL2PrefetchBytes) is a hint:
-// it must change no output and never reach outside the input. Each variant
-// here prefetches the very next tile (the shortest distance), so every tile
-// past the grid's first wave asks for its successor: sizes end just before,
-// at and after the first wave's last tile, and mid-tile a few tiles later
-// (a partial last tile is not asked for), aligned, misaligned (the range
-// starts at the tile's first 16-byte boundary) and in place.
+// it must change no output, stay inside the input, and never issue a
+// misaligned address (cp.async.bulk.prefetch traps on one: the whole
+// context is lost). The window the launch computes is checked on the host;
+// on the GPU each variant prefetches the very next tile (the shortest
+// distance), so every tile from the grid's first wave's last one on asks
+// for its successor: sizes end at the first wave's last tile (nothing to
+// ask for), two tiles after it, and mid-tile a few tiles later (a partial
+// last tile is not asked for); aligned, misaligned (the range starts at
+// the tile's first 16-byte boundary) and in place; u32 and u64, and 12-byte
+// values, whose striped "vector" path moves one item at a time at 4-byte
+// alignment. The production distances run in the variants' matrix tests
+// (2^24 items, every value type, aligned and misaligned in place).
 #include "scan_test_util.hpp"
 
 namespace lt = lookback::testing;
+namespace ld = lookback::device;
 
 namespace {
 
@@ -20,35 +27,45 @@ struct NextTilePrefetch : Policy {
 template <lookback::Variant V>
 using NextTile = lookback::ScanConfig<V, NextTilePrefetch<lookback::detail::default_policy_t<V>>>;
 
-static_assert(
-    lookback::policy_prefetch_tiles<NextTilePrefetch<lookback::FallbackPolicy>, std::uint32_t>() ==
-    1);
-
 // Tiles the first wave of Cfg's aligned kernel for protocol P draws, as the
-// launch computes it (KernelParams::prefetch_from). P is a template
-// argument: nvcc 13 cannot name an agent from Cfg::protocol inside the
-// alias (scan_persistent_test.cu).
+// launch computes it (prefetch_window's from). P is a template argument:
+// nvcc 13 cannot name an agent from Cfg::protocol inside the alias
+// (scan_persistent_test.cu). The scalar and in-place kernels may hold
+// another number of blocks; their sizes land near their wave's edge.
 template <class Cfg, lookback::protocol::Protocol P, class T>
 std::int64_t first_wave_tiles() {
-  using A =
-      lookback::detail::agent_t<Cfg, P, false, lookback::device::Access::Vector, T, lookback::Sum>;
+  using A = lookback::detail::agent_t<Cfg, P, false, ld::Access::Vector, T, lt::op_for<T>>;
   std::uint32_t resident = 0;
   EXPECT_EQ(lookback::detail::resident_blocks<A>(resident), cudaSuccess)
       << lookback::last_error_message();
-  return static_cast<std::int64_t>(resident) * (lookback::protocol::persistent(A::P) ? 2 : 1);
+  return static_cast<std::int64_t>(resident) * A::P.tiles_per_block;
 }
 
 template <class Cfg, class T>
-void check_around_first_wave() {
+void check_around_first_wave(std::initializer_list<lt::Placement> placements) {
   const std::int64_t tile = lookback::detail::tile_items<Cfg, T>();
   const std::int64_t wave = first_wave_tiles<Cfg, Cfg::protocol, T>() * tile;
-  for (const std::int64_t n :
-       {wave - tile - 1, wave - 1, wave, wave + 1, wave + 3 * tile + tile / 2 + 3})
-    for (const lt::Placement p :
-         {lt::Placement::OutOfPlace, lt::Placement::Offset1, lt::Placement::Offset2InPlace}) {
+  for (const std::int64_t n : {wave, wave + 2 * tile + 1, wave + 3 * tile + tile / 2 + 3})
+    for (const lt::Placement p : placements) {
       SCOPED_TRACE(testing::Message() << "n = " << n << ", " << lt::name(p));
       lt::run_matrix_case<Cfg, T>(n, lt::Kind::Inclusive, p);
     }
+}
+
+constexpr auto kAllPlacements = {lt::Placement::OutOfPlace, lt::Placement::Offset1,
+                                 lt::Placement::Offset2InPlace};
+
+TEST(ScanL2Prefetch, WindowLeavesOutTheFirstWaveAndAPartialLastTile) {
+  // 528 persistent blocks of two tiles: the first 1056 tiles are the first
+  // wave's; 10 tiles and a part: the partial 11th is not asked for.
+  constexpr ld::PrefetchWindow w = ld::prefetch_window(528, 2, 2000 * 8192 + 5, 8192);
+  static_assert(w.from == 1056 && w.to == 2000);
+  EXPECT_EQ(ld::prefetch_window(396, 1, 10 * 9856, 9856).to, 10u);
+  EXPECT_EQ(ld::prefetch_window(396, 1, 10 * 9856 - 1, 9856).to, 9u);
+  EXPECT_EQ(ld::prefetch_window(396, 1, 100, 9856).to, 0u);  // no whole tile
+  EXPECT_EQ(ld::prefetch_window(396, 1, 0, 9856).from, 396u);
+  // The largest grid: 2^31 - 1 tiles.
+  EXPECT_EQ(ld::prefetch_window(528, 2, std::int64_t{0x7fffffff} * 8192, 8192).to, 0x7fffffffu);
 }
 
 TEST(ScanL2Prefetch, ProductionPoliciesPrefetchAboutAMebibyteAhead) {
@@ -59,6 +76,9 @@ TEST(ScanL2Prefetch, ProductionPoliciesPrefetchAboutAMebibyteAhead) {
   EXPECT_EQ((lookback::policy_prefetch_tiles<lookback::CoarsenedPolicy, std::uint32_t>()), 8);
   EXPECT_EQ((lookback::policy_prefetch_tiles<lookback::PipelinedPolicy, std::uint32_t>()), 32);
   EXPECT_EQ((lookback::policy_prefetch_tiles<lookback::FallbackPolicy, std::uint64_t>()), 42);
+  EXPECT_EQ((lookback::policy_prefetch_tiles<NextTilePrefetch<lookback::FallbackPolicy>,
+                                             std::uint32_t>()),
+            1);
   // The default's small half does not prefetch: its grids are one wave.
   EXPECT_EQ((lookback::policy_prefetch_tiles<lookback::WarpLookbackSmallPolicy, std::uint32_t>()),
             0);
@@ -66,26 +86,41 @@ TEST(ScanL2Prefetch, ProductionPoliciesPrefetchAboutAMebibyteAhead) {
 
 TEST(ScanL2Prefetch, WarpLookbackOutputsUnchanged) {
   LOOKBACK_REQUIRE_GPU();
-  check_around_first_wave<NextTile<lookback::Variant::WarpLookback>, std::uint32_t>();
-  check_around_first_wave<NextTile<lookback::Variant::WarpLookback>, std::uint64_t>();
+  check_around_first_wave<NextTile<lookback::Variant::WarpLookback>, std::uint32_t>(kAllPlacements);
+  check_around_first_wave<NextTile<lookback::Variant::WarpLookback>, std::uint64_t>(kAllPlacements);
 }
 
 TEST(ScanL2Prefetch, CoarsenedOutputsUnchanged) {
   LOOKBACK_REQUIRE_GPU();
-  check_around_first_wave<NextTile<lookback::Variant::Coarsened>, std::uint32_t>();
-  check_around_first_wave<NextTile<lookback::Variant::Coarsened>, std::uint64_t>();
+  check_around_first_wave<NextTile<lookback::Variant::Coarsened>, std::uint32_t>(kAllPlacements);
+  check_around_first_wave<NextTile<lookback::Variant::Coarsened>, std::uint64_t>(kAllPlacements);
 }
 
 TEST(ScanL2Prefetch, PipelinedOutputsUnchanged) {
   LOOKBACK_REQUIRE_GPU();
-  check_around_first_wave<NextTile<lookback::Variant::Pipelined>, std::uint32_t>();
-  check_around_first_wave<NextTile<lookback::Variant::Pipelined>, std::uint64_t>();
+  check_around_first_wave<NextTile<lookback::Variant::Pipelined>, std::uint32_t>(kAllPlacements);
+  check_around_first_wave<NextTile<lookback::Variant::Pipelined>, std::uint64_t>(kAllPlacements);
 }
 
 TEST(ScanL2Prefetch, FallbackOutputsUnchangedInAndOutOfPlace) {
   LOOKBACK_REQUIRE_GPU();
-  check_around_first_wave<NextTile<lookback::Variant::Fallback>, std::uint32_t>();
-  check_around_first_wave<NextTile<lookback::Variant::Fallback>, std::uint64_t>();
+  check_around_first_wave<NextTile<lookback::Variant::Fallback>, std::uint32_t>(kAllPlacements);
+  check_around_first_wave<NextTile<lookback::Variant::Fallback>, std::uint64_t>(kAllPlacements);
+}
+
+// 12-byte values: the striped agents' vector path moves single items, so a
+// pointer 4 bytes past a 16-byte boundary is valid there and the prefetch
+// must round it (before the fix it trapped: cudaErrorMisalignedAddress).
+TEST(ScanL2Prefetch, TwelveByteValuesOnUnalignedPointers) {
+  LOOKBACK_REQUIRE_GPU();
+  const auto kUnaligned = {lt::Placement::Offset1, lt::Placement::Offset2InPlace,
+                           lt::Placement::Offset3Mixed};
+  check_around_first_wave<NextTile<lookback::Variant::Coarsened>, lt::Wide12>(kUnaligned);
+  check_around_first_wave<NextTile<lookback::Variant::Fallback>, lt::Wide12>(kUnaligned);
+  // The default configuration for 12-byte values (Coarsened), production
+  // distance, well past its first wave.
+  lt::run_matrix_case<lookback::DefaultConfig<lt::Wide12>, lt::Wide12>(
+      std::int64_t{1} << 24, lt::Kind::Inclusive, lt::Placement::Offset1);
 }
 
 }  // namespace

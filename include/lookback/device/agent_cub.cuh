@@ -90,8 +90,7 @@ struct CubAgent {
       sm.drawn = d.count;
       sm.tile = kInstrumented ? perturb_tile(p.perturb, d.tile, p.num_tiles) : d.tile;
       if constexpr (kPrefetchTiles > 0)
-        prefetch_later_tile<kPrefetchTiles, kTileItems, false>(p.in, sm.tile, p.prefetch_from,
-                                                               p.prefetch_to);
+        prefetch_later_tile<kPrefetchTiles, kTileItems, false>(p.in, sm.tile, p.prefetch);
     }
     __syncthreads();
     const std::uint32_t tile = sm.tile;

@@ -429,8 +429,8 @@ struct StripedAgent {
   static constexpr int kPrefetchTiles = policy_prefetch_tiles<Policy, T>();
   __device__ static void prefetch_after(const Params& p, std::uint32_t tile) {
     if constexpr (kPrefetchTiles > 0)
-      prefetch_later_tile<kPrefetchTiles, kTileItems, kAccess == Access::Vector>(
-          p.in, tile, p.prefetch_from, p.prefetch_to);
+      prefetch_later_tile<kPrefetchTiles, kTileItems, DataIO::kAlign % 16 == 0>(p.in, tile,
+                                                                                p.prefetch);
   }
 
   // Thread 0 draws the block's next tile (a persistent block's later draws).

@@ -95,8 +95,8 @@ cudaError_t launch(typename Agent::Params params, cudaStream_t stream) {
     constexpr bool kPersistent = protocol::persistent(Agent::P);
     if constexpr (kPersistent) grid = std::min(grid, resident);
     if constexpr (Agent::kPrefetchTiles > 0) {
-      params.prefetch_from = resident * static_cast<std::uint32_t>(Agent::P.tiles_per_block);
-      params.prefetch_to = static_cast<std::uint32_t>(params.num_items / Agent::kTileItems);
+      params.prefetch = device::prefetch_window(resident, Agent::P.tiles_per_block,
+                                                params.num_items, Agent::kTileItems);
     }
   }
   device::scan_kernel<Agent><<<grid, Agent::kThreads, 0, stream>>>(params);

@@ -8,36 +8,57 @@
 // Too far ahead and the lines are evicted before use: they are read twice.
 //
 // cp.async.bulk.prefetch.L2 (sm_90) is a hint: it has no effect in the
-// memory model (it reads nothing a thread can observe and orders nothing),
-// and its range lies inside one whole tile of the input. In place it only
-// warms L2, the point of coherence, so no stale value can come of it.
+// memory model (it reads nothing a thread can observe and orders nothing).
+// It does trap on an address that is not 16-byte aligned, so its range is
+// cut to 16-byte boundaries inside one whole tile of the input. In place it
+// only warms L2, the point of coherence, so no stale value can come of it.
 // CCCL 3.0.1's cuda::ptx has no wrapper for it, hence the inline PTX.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace lookback::device {
 
+// The tiles whose input a launch's blocks may ask L2 for: [from, to).
+// Tiles of the first wave (blocks resident at once x tiles a block holds)
+// are left out, their own blocks load them at once; so is a partial last
+// tile. The launch computes it (dispatch.cuh) into KernelParams.
+struct PrefetchWindow {
+  std::uint32_t from = 0;
+  std::uint32_t to = 0;
+};
+constexpr PrefetchWindow prefetch_window(std::uint32_t resident_blocks, int tiles_per_block,
+                                         std::int64_t num_items, std::int64_t tile_items) {
+  return {resident_blocks * static_cast<std::uint32_t>(tiles_per_block),
+          static_cast<std::uint32_t>(num_items / tile_items)};
+}
+
+// The most bytes one prefetch instruction takes (ptxas rejects an immediate
+// size above 2^20 - 16); a larger tile is asked for in part.
+inline constexpr std::uint32_t kMaxPrefetchBytes = (1u << 20) - 16;
+
 // Called by one thread of the block that drew `tile`: asks L2 for the input
-// of tile + kAhead if that tile lies in [from, to): KernelParams's
-// prefetch_from (tiles past the grid's first wave, whose own blocks are not
-// loading them already) and prefetch_to (whole tiles only: a partial last
-// tile is left out). The range starts at the tile's first 16-byte boundary
-// and stops 16 bytes short of its end (the instruction takes 16-byte
-// multiples at 16-byte boundaries), so it stays inside the tile whatever
-// the input's alignment (kAligned: the vector path's 16-byte aligned input,
-// no rounding). The arithmetic is kept to a minimum: this runs where
-// persistent blocks hold two tiles' registers, at ptxas's 128-register
-// bound. No memory clobber: the hint reads nothing the program can observe.
+// of tile + kAhead if that tile lies in the launch's PrefetchWindow. The
+// range starts at the tile's first 16-byte boundary and stops 16 bytes
+// short of its end (the instruction takes 16-byte multiples at 16-byte
+// boundaries, and traps on a misaligned address), so it stays inside the
+// tile whatever the input's alignment; kAligned: the input is known to be
+// 16-byte aligned (the striped vector path of 16-byte vectors), no
+// rounding. The arithmetic is kept to a minimum: this runs where persistent
+// blocks hold two tiles' registers, at ptxas's 128-register bound. No
+// memory clobber: the hint reads nothing the program can observe.
 template <int kAhead, int kTileItems, bool kAligned, class T>
 __device__ __forceinline__ void prefetch_later_tile(const T* in, std::uint32_t tile,
-                                                    std::uint32_t from, std::uint32_t to) {
+                                                    PrefetchWindow window) {
   static_assert(kAhead > 0);
-  constexpr std::uint32_t kTileBytes = static_cast<std::uint32_t>(kTileItems * sizeof(T));
-  constexpr std::uint32_t kBytes = kAligned ? kTileBytes / 16 * 16 : kTileBytes / 16 * 16 - 16;
-  static_assert(kBytes >= 16, "tiles of at least 32 bytes");
+  constexpr std::uint64_t kTileBytes = std::uint64_t{kTileItems} * sizeof(T);
+  constexpr std::uint64_t kWhole = kAligned ? kTileBytes / 16 * 16 : kTileBytes / 16 * 16 - 16;
+  static_assert(kTileBytes >= 32, "tiles of at least 32 bytes");
+  constexpr auto kBytes =
+      static_cast<std::uint32_t>(kWhole < kMaxPrefetchBytes ? kWhole : kMaxPrefetchBytes);
   const std::uint32_t later = tile + static_cast<std::uint32_t>(kAhead);
-  if (later < from || later >= to) return;
+  if (later < window.from || later >= window.to) return;
   std::uintptr_t a =
       reinterpret_cast<std::uintptr_t>(in + static_cast<std::size_t>(later) * kTileItems);
   if constexpr (!kAligned) a = (a + 15) & ~std::uintptr_t{15};

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "lookback/device/l2_prefetch.cuh"
 #include "lookback/device/perturb.hpp"
 #include "lookback/device/temp_storage.hpp"
 
@@ -22,11 +23,8 @@ struct KernelParams {
   std::uint32_t watchdog;  // wait-loop bound, 0 = unbounded
   Perturbation perturb;    // instrumented kernels only
   // Tiles whose input an agent that prefetches into L2 may ask for
-  // (l2_prefetch.cuh): [prefetch_from, prefetch_to), past the grid's first
-  // wave (blocks resident at once x tiles a block holds) and whole; set by
-  // the launch.
-  std::uint32_t prefetch_from = 0;
-  std::uint32_t prefetch_to = 0;
+  // (l2_prefetch.cuh); set by the launch.
+  PrefetchWindow prefetch{};
 };
 
 }  // namespace lookback::device
