@@ -75,7 +75,7 @@ cudaError_t resident_blocks(std::uint32_t& blocks) {
   if (e == cudaSuccess)
     e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, device::scan_kernel<Agent>,
                                                       Agent::kThreads, 0);
-  if (e != cudaSuccess) return fail_cuda(e, "sizing the grid of persistent blocks");
+  if (e != cudaSuccess) return fail_cuda(e, "counting the blocks the device holds at once");
   if (per_sm < 1 || sms < 1)
     return fail(cudaErrorInvalidConfiguration, "the scan kernel does not fit on this device");
   blocks = static_cast<std::uint32_t>(sms) * static_cast<std::uint32_t>(per_sm);
