@@ -99,12 +99,12 @@
 //     their look-backs; this keeps it reading. H100, u32 inclusive sum, % of
 //     copy at 2^24 / 2^26 / 2^28 / 2^30, none -> 1 MiB (bench --suite
 //     explore --group explore_prefetch, two passes; bench/results/prefetch/):
-//     warp-lookback 84.2 / 93.0 / 96.0 / 96.4 -> 84.0 / 95.0 / 98.8 / 99.5,
-//     coarsened (512 KiB) 81.9 / 91.8 / 95.7 / 96.5 -> 82.4 / 93.7 / 98.1 /
+//     warp-lookback 84.2 / 93.0 / 95.9 / 96.4 -> 84.0 / 95.0 / 98.7 / 99.5,
+//     coarsened (512 KiB) 81.9 / 91.8 / 95.7 / 96.4 -> 82.4 / 93.7 / 98.0 /
 //     98.8, pipelined 96.7 / 98.4 / 99.3 / 99.2 -> 98.3 / 99.7 / 100.1 /
-//     99.8, the in-place fallback 93.6 / 97.9 / 99.2 / 99.3 -> 95.0 / 99.3
+//     99.8, the in-place fallback 93.6 / 97.8 / 99.2 / 99.3 -> 95.0 / 99.3
 //     / 100.1 / 99.9; u64 gains 2-5 points from 2^24 (in-place fallback
-//     95.9 -> 100.4% at 2^26). Up to 2^22 items (one wave) within 0.3 us.
+//     95.9 -> 100.4% at 2^26). Up to 2^22 items (one wave) within 0.4 us.
 //     Distance (tiles are what a block draws; bytes are what L2 holds):
 //     512 KiB to 2 MiB within 0.7 points, 3 MiB 0.5-2 behind, a whole
 //     wave ahead (15-34 MiB) about 30 points behind (68% of copy: the lines
