@@ -18,21 +18,9 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace lookback::device {
+#include "lookback/device/params.hpp"
 
-// The tiles whose input a launch's blocks may ask L2 for: [from, to).
-// Tiles of the first wave (blocks resident at once x tiles a block holds)
-// are left out, their own blocks load them at once; so is a partial last
-// tile. The launch computes it (dispatch.cuh) into KernelParams.
-struct PrefetchWindow {
-  std::uint32_t from = 0;
-  std::uint32_t to = 0;
-};
-constexpr PrefetchWindow prefetch_window(std::uint32_t resident_blocks, int tiles_per_block,
-                                         std::int64_t num_items, std::int64_t tile_items) {
-  return {resident_blocks * static_cast<std::uint32_t>(tiles_per_block),
-          static_cast<std::uint32_t>(num_items / tile_items)};
-}
+namespace lookback::device {
 
 // The most bytes one prefetch instruction takes (ptxas rejects an immediate
 // size above 2^20 - 16); a larger tile is asked for in part.

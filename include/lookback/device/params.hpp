@@ -3,11 +3,24 @@
 
 #include <cstdint>
 
-#include "lookback/device/l2_prefetch.cuh"
 #include "lookback/device/perturb.hpp"
 #include "lookback/device/temp_storage.hpp"
 
 namespace lookback::device {
+
+// The tiles whose input a launch's blocks may ask L2 for: [from, to).
+// Tiles of the first wave (blocks resident at once x tiles a block holds)
+// are left out, their own blocks load them at once; so is a partial last
+// tile. The launch computes it (dispatch.cuh) into KernelParams.
+struct PrefetchWindow {
+  std::uint32_t from = 0;
+  std::uint32_t to = 0;
+};
+constexpr PrefetchWindow prefetch_window(std::uint32_t resident_blocks, int tiles_per_block,
+                                         std::int64_t num_items, std::int64_t tile_items) {
+  return {resident_blocks * static_cast<std::uint32_t>(tiles_per_block),
+          static_cast<std::uint32_t>(num_items / tile_items)};
+}
 
 template <class T, class Op>
 struct KernelParams {
