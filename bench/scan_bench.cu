@@ -453,8 +453,7 @@ struct SmallWarpShape : lookback::TilePolicy<Threads, Bytes, MinBlocks, 3000, 0,
   }
 };
 
-// Policy with another L2 prefetch distance (TilePolicy::kL2PrefetchBytes)
-// and place.
+// Policy with another L2 prefetch distance (TilePolicy::kL2PrefetchBytes).
 template <class Policy, int kBytes>
 struct L2Prefetch : Policy {
   static constexpr int kL2PrefetchBytes = kBytes;

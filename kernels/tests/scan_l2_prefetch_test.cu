@@ -27,10 +27,10 @@ struct NextTilePrefetch : Policy {
 template <lookback::Variant V>
 using NextTile = lookback::ScanConfig<V, NextTilePrefetch<lookback::detail::default_policy_t<V>>>;
 
-// Tiles the first wave of Cfg's aligned kernel for protocol P draws, as the
-// launch computes it (prefetch_window's from). P is a template argument:
-// nvcc 13 cannot name an agent from Cfg::protocol inside the alias
-// (scan_persistent_test.cu). The scalar and in-place kernels may hold
+// Tiles the first wave of Cfg's aligned kernel for protocol P draws: the
+// window the launch computes, from prefetch_window itself. P is a template
+// argument: nvcc 13 cannot name an agent from Cfg::protocol inside the
+// alias (scan_persistent_test.cu). The scalar and in-place kernels may hold
 // another number of blocks; their sizes land near their wave's edge.
 template <class Cfg, lookback::protocol::Protocol P, class T>
 std::int64_t first_wave_tiles() {
@@ -38,7 +38,7 @@ std::int64_t first_wave_tiles() {
   std::uint32_t resident = 0;
   EXPECT_EQ(lookback::detail::resident_blocks<A>(resident), cudaSuccess)
       << lookback::last_error_message();
-  return static_cast<std::int64_t>(resident) * A::P.tiles_per_block;
+  return ld::prefetch_window(resident, A::P.tiles_per_block, 0, A::kTileItems).from;
 }
 
 template <class Cfg, class T>
@@ -52,8 +52,15 @@ void check_around_first_wave(std::initializer_list<lt::Placement> placements) {
     }
 }
 
-constexpr auto kAllPlacements = {lt::Placement::OutOfPlace, lt::Placement::Offset1,
-                                 lt::Placement::Offset2InPlace};
+// Variant V's next-tile configuration on u32 and u64, aligned, misaligned
+// and in place.
+template <lookback::Variant V>
+void check_u32_and_u64() {
+  const auto placements = {lt::Placement::OutOfPlace, lt::Placement::Offset1,
+                           lt::Placement::Offset2InPlace};
+  check_around_first_wave<NextTile<V>, std::uint32_t>(placements);
+  check_around_first_wave<NextTile<V>, std::uint64_t>(placements);
+}
 
 TEST(ScanL2Prefetch, WindowLeavesOutTheFirstWaveAndAPartialLastTile) {
   // 528 persistent blocks of two tiles: the first 1056 tiles are the first
@@ -86,26 +93,22 @@ TEST(ScanL2Prefetch, ProductionPoliciesPrefetchAboutAMebibyteAhead) {
 
 TEST(ScanL2Prefetch, WarpLookbackOutputsUnchanged) {
   LOOKBACK_REQUIRE_GPU();
-  check_around_first_wave<NextTile<lookback::Variant::WarpLookback>, std::uint32_t>(kAllPlacements);
-  check_around_first_wave<NextTile<lookback::Variant::WarpLookback>, std::uint64_t>(kAllPlacements);
+  check_u32_and_u64<lookback::Variant::WarpLookback>();
 }
 
 TEST(ScanL2Prefetch, CoarsenedOutputsUnchanged) {
   LOOKBACK_REQUIRE_GPU();
-  check_around_first_wave<NextTile<lookback::Variant::Coarsened>, std::uint32_t>(kAllPlacements);
-  check_around_first_wave<NextTile<lookback::Variant::Coarsened>, std::uint64_t>(kAllPlacements);
+  check_u32_and_u64<lookback::Variant::Coarsened>();
 }
 
 TEST(ScanL2Prefetch, PipelinedOutputsUnchanged) {
   LOOKBACK_REQUIRE_GPU();
-  check_around_first_wave<NextTile<lookback::Variant::Pipelined>, std::uint32_t>(kAllPlacements);
-  check_around_first_wave<NextTile<lookback::Variant::Pipelined>, std::uint64_t>(kAllPlacements);
+  check_u32_and_u64<lookback::Variant::Pipelined>();
 }
 
 TEST(ScanL2Prefetch, FallbackOutputsUnchangedInAndOutOfPlace) {
   LOOKBACK_REQUIRE_GPU();
-  check_around_first_wave<NextTile<lookback::Variant::Fallback>, std::uint32_t>(kAllPlacements);
-  check_around_first_wave<NextTile<lookback::Variant::Fallback>, std::uint64_t>(kAllPlacements);
+  check_u32_and_u64<lookback::Variant::Fallback>();
 }
 
 // 12-byte values: the striped agents' vector path moves single items, so a
