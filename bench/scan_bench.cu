@@ -2,7 +2,8 @@
 // cudaMemcpyAsync (device to device) in one process.
 //
 //   lookback_bench [--csv FILE] [--min-log 10] [--max-log 30] [--quick]
-//                  [--suite main|tuning|stats|explore|all] [--group NAME]
+//                  [--suite main|tuning|stats|explore|trace|all] [--group NAME]
+//                  [--trace-dir DIR]
 //
 // --group NAME runs only the operation group of that name (the "== NAME =="
 // headings of the output, e.g. explore_warp_u64) within the suite.
@@ -20,6 +21,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -42,6 +44,7 @@
 #include "lookback/ops.hpp"
 #include "lookback/reference/scan.hpp"
 #include "lookback/splitmix.hpp"
+#include "lookback/trace_summary.hpp"
 
 namespace {
 
@@ -108,7 +111,8 @@ struct Settings {
   int max_log = 30;
   bool quick = false;
   std::string suite = "main";
-  std::string group;  // empty: every group of the suite
+  std::string group;      // empty: every group of the suite
+  std::string trace_dir;  // --suite trace: per-tile stamps go here (empty: none)
 };
 
 std::vector<Row> g_rows;
@@ -1070,6 +1074,164 @@ void stats_suite(const Settings& s) {
   CHECK_CUDA(cudaStreamDestroy(stream));
 }
 
+// Tile timelines (--suite trace; device/trace.hpp): where a scan's time
+// goes at one size. Each configuration is timed with its trace on (four
+// plain stores a tile), and the stamps of the last timed launch, which ran
+// in the rotation like every other, are summarized: per-step times, how long
+// the grid took to fill (first tile's input in) and to drain (last draw to
+// last store), and a timeline of tiles in and out per bucket with the tiles
+// in each step at the bucket's start. --trace-dir DIR also writes each
+// launch's stamps, one row a tile (ns from the first draw).
+template <class Cfg>
+void trace_one(const char* name, std::int64_t n, const Timing& copy, Pools<std::uint32_t>& pools,
+               cudaStream_t stream, const Settings& s) {
+  using T = std::uint32_t;
+  using lookback::device::TileStamps;
+  const auto tiles = static_cast<std::uint32_t>(lookback::detail::tiles_for<Cfg, T>(n));
+  lookback::ScanPlan<T, Cfg> plan;
+  CHECK_CUDA(plan.init(n, stream));
+  TileStamps* d_stamps = nullptr;
+  CHECK_CUDA(cudaMalloc(&d_stamps, sizeof(TileStamps) * tiles));
+  CHECK_CUDA(cudaMemsetAsync(d_stamps, 0, sizeof(TileStamps) * tiles, stream));
+  lookback::Options o;
+  o.trace = {d_stamps, tiles};
+  int last = 0;
+  const Timing t = time_it(
+      [&](int sl) {
+        last = sl;
+        CHECK_CUDA(plan.InclusiveSum(pools.in_slice(n, sl), pools.out_slice(n, sl), n, stream, o));
+      },
+      pools.slices(n), stream, s.quick);
+  std::vector<TileStamps> stamps(tiles);
+  CHECK_CUDA(
+      cudaMemcpy(stamps.data(), d_stamps, sizeof(TileStamps) * tiles, cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaFree(d_stamps));
+  // The traced launch's output against CUB's on the same slice.
+  std::size_t cub_bytes = 0;
+  CHECK_CUDA(cub::DeviceScan::InclusiveSum(nullptr, cub_bytes, pools.in_slice(n, last),
+                                           pools.expected, static_cast<int>(n), stream));
+  void* cub_temp = nullptr;
+  CHECK_CUDA(cudaMalloc(&cub_temp, cub_bytes));
+  CHECK_CUDA(cub::DeviceScan::InclusiveSum(cub_temp, cub_bytes, pools.in_slice(n, last),
+                                           pools.expected, static_cast<int>(n), stream));
+  CHECK_CUDA(cudaStreamSynchronize(stream));
+  CHECK_CUDA(cudaFree(cub_temp));
+  const unsigned long long bad = mismatches(pools.out_slice(n, last), pools.expected, n);
+
+  // About 30 buckets of whole timer steps (%globaltimer may tick in
+  // microseconds: a bucket of 1.5 steps would count one or two ticks).
+  const double step_us =
+      std::max(lookback::summarize_trace(stamps, 1.0).timer_step_ns / 1000.0, 0.001);
+  const double bucket = std::ceil(std::max(t.median_us / 30.0, 0.5) / step_us) * step_us;
+  const lookback::TraceSummary sum = lookback::summarize_trace(stamps, bucket);
+  const bool whole = sum.incomplete == 0 && sum.out_of_order == 0;
+  const std::string check = bad != 0 ? "FAIL(" + std::to_string(bad) + ")"
+                            : !whole
+                                ? "TRACE-FAIL(" + std::to_string(sum.incomplete) + " incomplete, " +
+                                      std::to_string(sum.out_of_order) + " out of order)"
+                                : "ok";
+  const double bytes = 2.0 * static_cast<double>(n) * sizeof(T);
+  g_rows.push_back({std::string("trace_") + name, n, name, t.median_us, t.min_us,
+                    bytes / t.median_us / 1e3, 100.0 * copy.median_us / t.median_us, 0.0, check});
+  std::printf(
+      "\n%s n=%lld: %u tiles on %u SMs, %.2f us (copy %.2f us, %.1f%%), %s\n"
+      "  traced launch: span %.2f us; first input in at %.2f us; last draw at %.2f us; "
+      "drain %.2f us; timer step %.0f ns\n"
+      "  per tile, median / p90 / max us: load %.2f / %.2f / %.2f, look-back %.2f / %.2f / "
+      "%.2f, store %.2f / %.2f / %.2f\n",
+      name, static_cast<long long>(n), tiles, sum.sms, t.median_us, copy.median_us,
+      100.0 * copy.median_us / t.median_us, check.c_str(), sum.span_us, sum.first_aggregate_us,
+      sum.last_draw_us, sum.tail_us, sum.timer_step_ns, sum.load.median_us, sum.load.p90_us,
+      sum.load.max_us, sum.lookback.median_us, sum.lookback.p90_us, sum.lookback.max_us,
+      sum.store.median_us, sum.store.p90_us, sum.store.max_us);
+  const double tile_bytes = static_cast<double>(lookback::detail::tile_items<Cfg, T>()) * sizeof(T);
+  const double copy_gbps = bytes / 2.0 / copy.median_us / 1e3;  // one direction
+  std::printf("  %8s %6s %6s %6s %8s %8s | in flight: %7s %9s %7s\n", "t(us)", "drawn", "in",
+              "stored", "in GB/s", "out GB/s", "loading", "look-back", "storing");
+  for (const auto& b : sum.timeline)
+    std::printf("  %8.1f %6u %6u %6u %8.0f %8.0f | %18u %9u %7u\n", b.start_us, b.drawn,
+                b.aggregated, b.stored, b.aggregated * tile_bytes / bucket / 1e3,
+                b.stored * tile_bytes / bucket / 1e3, b.loading, b.looking, b.storing);
+  std::printf(
+      "  (copy: %.0f GB/s each way; in / out GB/s count whole tiles by when their input "
+      "was in and their last store issued)\n",
+      copy_gbps);
+  std::fflush(stdout);
+  if (g_csv)
+    std::fprintf(g_csv, "trace_%s,%lld,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%u\n",
+                 name, static_cast<long long>(n), check.c_str(), t.median_us, copy.median_us,
+                 sum.span_us, sum.first_aggregate_us, sum.last_draw_us, sum.tail_us,
+                 sum.load.median_us, sum.lookback.median_us, sum.store.median_us, sum.sms);
+  if (!s.trace_dir.empty()) {
+    const std::string path =
+        s.trace_dir + "/trace_" + name + "_" + std::to_string(static_cast<long long>(n)) + ".csv";
+    FILE* f = std::fopen(path.c_str(), "w");
+    if (!f) {
+      std::perror(path.c_str());
+      std::exit(1);
+    }
+    std::uint64_t t0 = ~std::uint64_t{0};
+    for (const auto& x : stamps)
+      t0 = std::min(t0, x.ns[0]);
+    std::fprintf(f, "tile,sm,block,drawn_ns,aggregate_ns,prefix_ns,stored_ns\n");
+    for (std::uint32_t i = 0; i < tiles; ++i) {
+      const auto& x = stamps[i];
+      std::fprintf(f, "%u,%u,%u,%llu,%llu,%llu,%llu\n", i, x.sm, x.block,
+                   static_cast<unsigned long long>(x.ns[0] - t0),
+                   static_cast<unsigned long long>(x.ns[1] - t0),
+                   static_cast<unsigned long long>(x.ns[2] - t0),
+                   static_cast<unsigned long long>(x.ns[3] - t0));
+    }
+    std::fclose(f);
+  }
+}
+
+// Policy without the look-back delay (TilePolicy::kLookbackDelayNs).
+template <class Policy>
+struct NoDelay : Policy {
+  static constexpr int kLookbackDelayNs = 0;
+};
+
+void trace_suite(const Settings& s) {
+  using lookback::Instrumented;
+  using V = lookback::Variant;
+  using IW = Instrumented<BWarp>;
+  using IWs = Instrumented<BWarpSmall>;
+  using IC = Instrumented<BCoarse>;
+  using IP = Instrumented<BPipelined>;
+  using IF = Instrumented<BFallback>;
+  // Open question (2026-11-28): what the one-tile variants lose at 2^24-2^26
+  // against the persistent ones; without the look-back delay, without the
+  // L2 prefetch.
+  using IWnd = Instrumented<Bench<V::WarpLookback, NoDelay<lookback::WarpLookbackPolicy>>>;
+  using IWnp = Instrumented<Bench<V::WarpLookback, L2Prefetch<lookback::WarpLookbackPolicy, 0>>>;
+  std::printf("\n== tile timelines (instrumented kernels, u32 inclusive sum) ==\n");
+  const auto ns = powers_of_two(s, {16, 20, 24, 26});
+  if (ns.empty()) return;
+  Pools<std::uint32_t> pools(*std::max_element(ns.begin(), ns.end()));
+  cudaStream_t stream;
+  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  for (const std::int64_t n : ns) {
+    const Timing copy = time_it(
+        [&](int sl) {
+          CHECK_CUDA(cudaMemcpyAsync(pools.out_slice(n, sl), pools.in_slice(n, sl),
+                                     n * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, stream));
+        },
+        pools.slices(n), stream, s.quick);
+    if (n <= (std::int64_t{1} << 20))
+      trace_one<IWs>("warp-lookback-small", n, copy, pools, stream, s);
+    trace_one<IW>("warp-lookback", n, copy, pools, stream, s);
+    trace_one<IC>("coarsened", n, copy, pools, stream, s);
+    trace_one<IP>("pipelined", n, copy, pools, stream, s);
+    trace_one<IF>("fallback", n, copy, pools, stream, s);
+    if (n >= (std::int64_t{1} << 24)) {
+      trace_one<IWnd>("EXPT-w no-delay", n, copy, pools, stream, s);
+      trace_one<IWnp>("EXPT-w no-pf", n, copy, pools, stream, s);
+    }
+  }
+  CHECK_CUDA(cudaStreamDestroy(stream));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -1089,10 +1251,13 @@ int main(int argc, char** argv) {
       s.suite = next();
     else if (a == "--group")
       s.group = next();
+    else if (a == "--trace-dir")
+      s.trace_dir = next();
     else {
       std::fprintf(stderr,
                    "usage: %s [--csv FILE] [--min-log L] [--max-log L] [--quick] "
-                   "[--suite main|tuning|stats|explore|all] [--group NAME]\n",
+                   "[--suite main|tuning|stats|explore|trace|all] [--group NAME] "
+                   "[--trace-dir DIR]\n",
                    argv[0]);
       return 2;
     }
@@ -1115,6 +1280,7 @@ int main(int argc, char** argv) {
   if (s.suite == "tuning" || s.suite == "all") tuning_suite(s);
   if (s.suite == "stats" || s.suite == "all") stats_suite(s);
   if (s.suite == "explore") explore_suite(s);
+  if (s.suite == "trace") trace_suite(s);
   if (!s.group.empty() && g_groups_run == 0) {
     std::fprintf(stderr, "no operation group '%s' in suite '%s'\n", s.group.c_str(),
                  s.suite.c_str());

@@ -26,7 +26,7 @@ cudaError_t inclusive_int(void* t, std::size_t& b, const int* in, int* out, std:
 cudaError_t exclusive_int(void* t, std::size_t& b, const int* in, int* out, std::int64_t n) {
   return DeviceScan::ExclusiveSum<lookback::Coarsened, int>(t, b, in, out, n);
 }
-bool mentions(const char* what) {
+bool mentions(const std::string& what) {
   return std::string(last_error_message()).find(what) != std::string::npos;
 }
 
@@ -307,6 +307,40 @@ TEST(ScanValidation, NoScalarPathNeedsVectorAlignment) {
                                                  fake<int>(kOut), 1000),
             cudaErrorMisalignedAddress);
   EXPECT_TRUE(mentions("16-byte aligned")) << last_error_message();
+}
+
+// Options::trace (a tile timeline): only instrumented kernels write one,
+// and a buffer short of the scan's tiles is refused, not filled in part.
+TEST(ScanValidation, TraceNeedsAnInstrumentedConfigurationAndRoomForEveryTile) {
+  using Plain = lookback::Coarsened;
+  using Traced = lookback::Instrumented<Plain>;
+  constexpr std::int64_t n = 1 << 20;
+  const auto tiles = static_cast<std::uint32_t>(lookback::detail::tiles_for<Traced, int>(n));
+  ASSERT_GT(tiles, 1u);
+  std::size_t bytes = 1 << 24;
+  lookback::Options o;
+  o.trace = {fake<lookback::device::TileStamps>(kTemp + (1 << 25)), tiles};
+  EXPECT_EQ(DeviceScan::InclusiveSum<Plain>(fake<void>(kTemp), bytes, fake<const int>(kIn),
+                                            fake<int>(kOut), n, 0, o),
+            cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("instrumented configuration")) << last_error_message();
+  o.trace.capacity = tiles - 1;
+  EXPECT_EQ(DeviceScan::InclusiveSum<Traced>(fake<void>(kTemp), bytes, fake<const int>(kIn),
+                                             fake<int>(kOut), n, 0, o),
+            cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("holds " + std::to_string(tiles - 1) + " tiles, this scan has " +
+                       std::to_string(tiles)))
+      << last_error_message();
+  o.trace = {nullptr, tiles};
+  EXPECT_EQ(DeviceScan::InclusiveSum<Traced>(fake<void>(kTemp), bytes, fake<const int>(kIn),
+                                             fake<int>(kOut), n, 0, o),
+            cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("capacity but no buffer")) << last_error_message();
+  // The size query does not look at it.
+  std::size_t query = 0;
+  EXPECT_EQ(DeviceScan::InclusiveSum<Plain>(nullptr, query, fake<const int>(kIn), fake<int>(kOut),
+                                            n, 0, o),
+            cudaSuccess);
 }
 
 template <class Plan>

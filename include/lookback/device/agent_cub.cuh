@@ -20,6 +20,7 @@
 #include "lookback/device/perturb.cuh"
 #include "lookback/device/policy.hpp"
 #include "lookback/device/tile_prefix.cuh"
+#include "lookback/device/trace.cuh"
 
 namespace lookback::device {
 
@@ -89,6 +90,7 @@ struct CubAgent {
       sm.epoch = d.epoch;
       sm.drawn = d.count;
       sm.tile = kInstrumented ? perturb_tile(p.perturb, d.tile, p.num_tiles) : d.tile;
+      if constexpr (kInstrumented) trace_stamp(p.trace, sm.tile, TracePoint::Drawn);
       if constexpr (kPrefetchTiles > 0)
         prefetch_later_tile<kPrefetchTiles, kTileItems, false>(p.in, sm.tile, p.prefetch);
     }
@@ -177,6 +179,9 @@ struct CubAgent {
         BlockStoreT(sm.cub.store).Store(p.out + tile_base, items);
       } else {
         BlockStoreT(sm.cub.store).Store(p.out + tile_base, items, static_cast<int>(tile_valid));
+      }
+      if constexpr (kInstrumented) {
+        if (tid == 0) trace_stamp(p.trace, tile, TracePoint::Stored);
       }
     }
   }

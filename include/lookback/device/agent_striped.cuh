@@ -49,6 +49,7 @@
 #include "lookback/device/policy.hpp"
 #include "lookback/device/tile_io.cuh"
 #include "lookback/device/tile_prefix.cuh"
+#include "lookback/device/trace.cuh"
 
 namespace lookback::device {
 
@@ -420,7 +421,10 @@ struct StripedAgent {
     Draw d = LaunchState<P>::draw(p.header);
     check_ticket(p, d.tile);
     prefetch_after(p, d.tile);
-    if constexpr (kInstrumented) d.tile = perturb_tile(p.perturb, d.tile, p.num_tiles);
+    if constexpr (kInstrumented) {
+      d.tile = perturb_tile(p.perturb, d.tile, p.num_tiles);
+      trace_stamp(p.trace, d.tile, TracePoint::Drawn);
+    }
     return d;
   }
 
@@ -564,6 +568,9 @@ struct StripedAgent {
         staged_output(op, sm, stage, warp, lane, s, w, exclusive, v);
         store_partial(segment, offset(kChunks + s, lane), valid, v);
       }
+    }
+    if constexpr (kInstrumented) {
+      if (warp == 0 && lane == 0) trace_stamp(p.trace, w.tile, TracePoint::Stored);
     }
   }
   // Staged chunk s's output, read from shared memory.

@@ -23,6 +23,7 @@
 
 #include "lookback/device/perturb.hpp"
 #include "lookback/device/policy.hpp"
+#include "lookback/device/trace.hpp"
 #include "lookback/protocol/catalogue.hpp"
 #include "lookback/protocol/spec.hpp"
 
@@ -202,6 +203,10 @@ struct Options {
   // e.g. perturb.stall_ns / perturb.stall_every to force look-back waits
   // and fallbacks.
   device::Perturbation perturb{};
+  // Instrumented configurations only: a zeroed buffer of at least one
+  // TileStamps per tile (detail::tiles_for) that receives each tile's
+  // timeline (device/trace.hpp; lookback/trace_summary.hpp reads it).
+  device::TileTrace trace{};
 };
 
 // A protocol as a type: nvcc 13 miscompiles __global__ templates that take a

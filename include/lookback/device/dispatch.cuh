@@ -176,6 +176,10 @@ cudaError_t scan_with_protocol(void* d_temp, std::size_t& temp_bytes, const T* i
                                                    needed, max_items<Cfg, T>()});
       e != cudaSuccess)
     return e;
+  if (const cudaError_t e =
+          validate_trace(options.trace.tiles, options.trace.capacity, Cfg::instrumented, tiles);
+      e != cudaSuccess)
+    return e;
   if (n == 0) return succeed();
 
   using Vector = agent_t<Cfg, P, kExclusive, device::Access::Vector, T, Op>;
@@ -207,7 +211,9 @@ cudaError_t scan_with_protocol(void* d_temp, std::size_t& temp_bytes, const T* i
       init,
       op,
       options.watchdog_rounds,
-      options.perturb};
+      options.perturb,
+      {},
+      {options.trace.tiles, std::min(options.trace.capacity, static_cast<std::uint32_t>(tiles))}};
   if (vector) {
     e = launch<Vector>(params, stream);
   } else if constexpr (Cfg::scalar_path && Cfg::variant != Variant::WarpLookback) {

@@ -5,6 +5,7 @@
 
 #include "lookback/device/perturb.hpp"
 #include "lookback/device/temp_storage.hpp"
+#include "lookback/device/trace.hpp"
 
 namespace lookback::device {
 
@@ -38,6 +39,9 @@ struct KernelParams {
   // Tiles whose input an agent that prefetches into L2 may ask for
   // (l2_prefetch.cuh); set by the launch.
   PrefetchWindow prefetch{};
+  // Instrumented kernels only: where each tile's timeline goes (trace.hpp);
+  // the launch clamps its capacity to num_tiles.
+  TileTrace trace{};
 };
 
 }  // namespace lookback::device

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "lookback/device/perturb.hpp"
+#include "lookback/device/trace.cuh"
 #include "lookback/splitmix.hpp"
 
 namespace lookback::device {
@@ -36,20 +37,14 @@ __device__ inline void perturb_delay(const Perturbation& q, std::uint32_t tile, 
   sleep_ns(perturb_hash(h, tile, q.seed) % (max_ns + 1));
 }
 
-__device__ inline std::uint64_t perturb_clock_ns() {
-  std::uint64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
 // Starvation (Perturbation::starve_tile): the tile waits until the launch's
 // other blocks have all counted themselves finished, bounded by starve_ns.
 __device__ inline void perturb_starve(const Perturbation& q, std::uint32_t tile) {
   if (tile != q.starve_tile || q.starve_ns == 0 || q.starve_done == nullptr) return;
   cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device> done(*q.starve_done);
-  const std::uint64_t start = perturb_clock_ns();
+  const std::uint64_t start = global_timer_ns();
   while (done.load(cuda::memory_order_relaxed) < q.starve_until_done &&
-         perturb_clock_ns() - start < q.starve_ns)
+         global_timer_ns() - start < q.starve_ns)
     __nanosleep(2000);
 }
 

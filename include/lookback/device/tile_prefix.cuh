@@ -14,6 +14,7 @@
 #include "lookback/device/params.hpp"
 #include "lookback/device/partial.cuh"
 #include "lookback/device/perturb.cuh"
+#include "lookback/device/trace.cuh"
 
 namespace lookback::device {
 
@@ -38,6 +39,7 @@ struct TilePrefix {
     } else {
       desc.publish(tile, s, aggregate, epoch);
     }
+    if constexpr (kInstrumented) trace_stamp(p.trace, tile, TracePoint::Aggregate);
   }
 
   // All 32 lanes of warp 0, after publish_aggregate. Returns false if the
@@ -49,6 +51,9 @@ struct TilePrefix {
                                  Reducer& reduce, int lane, Partial<T>& exclusive) {
     if (tile == 0) {
       if constexpr (kExclusive) exclusive = Partial<T>{p.init, true};
+      if constexpr (kInstrumented) {
+        if (lane == 0) trace_stamp(p.trace, tile, TracePoint::Prefix);
+      }
       return true;
     }
     if constexpr (Policy::kLookbackDelayNs > 0) {
@@ -65,7 +70,10 @@ struct TilePrefix {
     if (!lookback.run(reduce, prefix)) return false;
     exclusive = Partial<T>{prefix, true};
     if constexpr (kInstrumented) perturb_delay(p.perturb, tile, PerturbPoint::BeforePrefix);
-    if (lane == 0) desc.publish(tile, protocol::Status::Prefix, op(prefix, aggregate), epoch);
+    if (lane == 0) {
+      desc.publish(tile, protocol::Status::Prefix, op(prefix, aggregate), epoch);
+      if constexpr (kInstrumented) trace_stamp(p.trace, tile, TracePoint::Prefix);
+    }
     return true;
   }
 };

@@ -55,4 +55,25 @@ inline cudaError_t validate(const ScanArguments& a) {
   return succeed();
 }
 
+// Options::trace: only an instrumented kernel writes a timeline, and the
+// buffer must hold every tile of the scan (a cut timeline would pass for a
+// whole one).
+inline cudaError_t validate_trace(const void* tiles, std::uint32_t capacity, bool instrumented,
+                                  std::uint64_t num_tiles) {
+  using std::to_string;
+  if (tiles == nullptr) {
+    if (capacity != 0)
+      return fail(cudaErrorInvalidValue, "Options::trace has a capacity but no buffer");
+    return succeed();
+  }
+  if (!instrumented)
+    return fail(cudaErrorInvalidValue,
+                "Options::trace needs an instrumented configuration (lookback::Instrumented<Cfg>): "
+                "production kernels write no timeline");
+  if (capacity < num_tiles)
+    return fail(cudaErrorInvalidValue, "Options::trace holds " + to_string(capacity) +
+                                           " tiles, this scan has " + to_string(num_tiles));
+  return succeed();
+}
+
 }  // namespace lookback::detail

@@ -1,0 +1,34 @@
+// Device side of the tile timeline (trace.hpp). Instrumented kernels only;
+// each stamp is one plain store by the one thread that passes the point.
+#pragma once
+
+#include <cstdint>
+
+#include "lookback/device/trace.hpp"
+
+namespace lookback::device {
+
+// Nanoseconds on the GPU's global timer: one clock for every SM (the
+// per-SM cycle counters are not aligned with each other).
+__device__ inline std::uint64_t global_timer_ns() {
+  std::uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// Marks that `tile` passed `point`. The launch clamps the trace's capacity to
+// the launch's tiles, so a persistent block's last draw (past the last tile)
+// writes nothing.
+__device__ inline void trace_stamp(const TileTrace& trace, std::uint32_t tile, TracePoint point) {
+  if (trace.tiles == nullptr || tile >= trace.capacity) return;
+  TileStamps& s = trace.tiles[tile];
+  s.ns[static_cast<int>(point)] = global_timer_ns();
+  if (point == TracePoint::Drawn) {
+    std::uint32_t sm;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    s.sm = sm;
+    s.block = blockIdx.x;
+  }
+}
+
+}  // namespace lookback::device

@@ -1,0 +1,155 @@
+// What a tile timeline (device/trace.hpp, written by an instrumented scan
+// given Options::trace) says, in numbers a person can read: how long each
+// step of a tile's life took, how long the grid took to fill and to drain,
+// and, per time bucket, how many tiles were drawn, had their input in, were
+// stored, and how many blocks sat in a look-back. Host code only.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <vector>
+
+#include "lookback/device/trace.hpp"
+
+namespace lookback {
+
+// Nearest-rank percentiles of one step's durations over every tile.
+struct StepTimes {
+  double median_us = 0;
+  double p90_us = 0;
+  double max_us = 0;
+};
+
+// One bucket of the timeline, [start_us, start_us + width): tiles that
+// passed a point inside it, and what the tiles in flight were doing at its
+// start.
+struct TimelineBucket {
+  double start_us = 0;
+  std::uint32_t drawn = 0;
+  std::uint32_t aggregated = 0;  // input in: the tile's loads were done
+  std::uint32_t stored = 0;
+  std::uint32_t loading = 0;  // drawn, aggregate not yet published
+  std::uint32_t looking = 0;  // aggregate out, prefix not yet known
+  std::uint32_t storing = 0;  // prefix known, its block not yet past its stores
+};
+
+struct TraceSummary {
+  std::uint32_t tiles = 0;
+  std::uint32_t incomplete = 0;    // tiles missing a stamp (a point never reached)
+  std::uint32_t out_of_order = 0;  // complete tiles whose stamps go backwards
+  std::uint32_t sms = 0;           // distinct multiprocessors that ran a tile
+  // From the first draw (every time below is relative to it).
+  double span_us = 0;             // to the last store
+  double first_aggregate_us = 0;  // the first tile's input in
+  double last_draw_us = 0;
+  double tail_us = 0;  // last draw to last store: the drain
+  StepTimes load;      // drawn -> aggregate (loads, local reduction)
+  StepTimes lookback;  // aggregate -> prefix (delay, look-back, waits)
+  StepTimes store;     // prefix -> stored (tile scan, output stores)
+  // The global timer's step: the smallest nonzero gap between two stamps
+  // (0 when no two differ). Times finer than this are noise.
+  double timer_step_ns = 0;
+  double bucket_us = 0;
+  std::vector<TimelineBucket> timeline;
+};
+
+namespace detail {
+inline StepTimes step_times(std::vector<double> us) {
+  if (us.empty()) return {};
+  std::sort(us.begin(), us.end());
+  const auto rank = [&](double q) {
+    const auto i = static_cast<std::size_t>(q * static_cast<double>(us.size() - 1) + 0.5);
+    return us[std::min(i, us.size() - 1)];
+  };
+  return {rank(0.5), rank(0.9), us.back()};
+}
+}  // namespace detail
+
+// bucket_us > 0: the width of the timeline's buckets. Incomplete and
+// out-of-order tiles are counted and left out of everything else.
+inline TraceSummary summarize_trace(std::span<const device::TileStamps> stamps, double bucket_us) {
+  using device::TracePoint;
+  constexpr int kDrawn = static_cast<int>(TracePoint::Drawn);
+  constexpr int kAggregate = static_cast<int>(TracePoint::Aggregate);
+  constexpr int kPrefix = static_cast<int>(TracePoint::Prefix);
+  constexpr int kStored = static_cast<int>(TracePoint::Stored);
+  TraceSummary s;
+  s.tiles = static_cast<std::uint32_t>(stamps.size());
+  s.bucket_us = bucket_us;
+  std::vector<const device::TileStamps*> good;
+  good.reserve(stamps.size());
+  std::vector<std::uint32_t> sms;
+  for (const auto& t : stamps) {
+    if (std::any_of(std::begin(t.ns), std::end(t.ns), [](std::uint64_t v) { return v == 0; })) {
+      ++s.incomplete;
+    } else if (!std::is_sorted(std::begin(t.ns), std::end(t.ns))) {
+      ++s.out_of_order;
+    } else {
+      good.push_back(&t);
+      sms.push_back(t.sm);
+    }
+  }
+  std::sort(sms.begin(), sms.end());
+  s.sms = static_cast<std::uint32_t>(std::unique(sms.begin(), sms.end()) - sms.begin());
+  if (good.empty() || bucket_us <= 0) return s;
+
+  std::uint64_t t0 = std::numeric_limits<std::uint64_t>::max(), first_agg = t0;
+  std::uint64_t last_draw = 0, end = 0;
+  std::vector<std::uint64_t> all;
+  all.reserve(good.size() * device::kTracePoints);
+  for (const auto* t : good) {
+    t0 = std::min(t0, t->ns[kDrawn]);
+    first_agg = std::min(first_agg, t->ns[kAggregate]);
+    last_draw = std::max(last_draw, t->ns[kDrawn]);
+    end = std::max(end, t->ns[kStored]);
+    all.insert(all.end(), std::begin(t->ns), std::end(t->ns));
+  }
+  const auto us = [&](std::uint64_t ns) { return static_cast<double>(ns - t0) / 1000.0; };
+  s.span_us = us(end);
+  s.first_aggregate_us = us(first_agg);
+  s.last_draw_us = us(last_draw);
+  s.tail_us = s.span_us - s.last_draw_us;
+
+  std::sort(all.begin(), all.end());
+  std::uint64_t step = 0;
+  for (std::size_t i = 1; i < all.size(); ++i) {
+    const std::uint64_t d = all[i] - all[i - 1];
+    if (d != 0 && (step == 0 || d < step)) step = d;
+  }
+  s.timer_step_ns = static_cast<double>(step);
+
+  std::vector<double> load, look, store;
+  for (const auto* t : good) {
+    load.push_back(static_cast<double>(t->ns[kAggregate] - t->ns[kDrawn]) / 1000.0);
+    look.push_back(static_cast<double>(t->ns[kPrefix] - t->ns[kAggregate]) / 1000.0);
+    store.push_back(static_cast<double>(t->ns[kStored] - t->ns[kPrefix]) / 1000.0);
+  }
+  s.load = detail::step_times(std::move(load));
+  s.lookback = detail::step_times(std::move(look));
+  s.store = detail::step_times(std::move(store));
+
+  const auto buckets = static_cast<std::size_t>(s.span_us / bucket_us) + 1;
+  s.timeline.resize(buckets);
+  for (std::size_t b = 0; b < buckets; ++b)
+    s.timeline[b].start_us = bucket_us * b;
+  const auto bucket_of = [&](std::uint64_t ns) {
+    return std::min(static_cast<std::size_t>(us(ns) / bucket_us), buckets - 1);
+  };
+  for (const auto* t : good) {
+    ++s.timeline[bucket_of(t->ns[kDrawn])].drawn;
+    ++s.timeline[bucket_of(t->ns[kAggregate])].aggregated;
+    ++s.timeline[bucket_of(t->ns[kStored])].stored;
+    // In flight at a bucket's start: between two points, the later excluded.
+    for (std::size_t b = 0; b < buckets; ++b) {
+      const double at = s.timeline[b].start_us;
+      if (us(t->ns[kDrawn]) <= at && at < us(t->ns[kAggregate])) ++s.timeline[b].loading;
+      if (us(t->ns[kAggregate]) <= at && at < us(t->ns[kPrefix])) ++s.timeline[b].looking;
+      if (us(t->ns[kPrefix]) <= at && at < us(t->ns[kStored])) ++s.timeline[b].storing;
+    }
+  }
+  return s;
+}
+
+}  // namespace lookback

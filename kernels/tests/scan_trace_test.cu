@@ -1,0 +1,139 @@
+// Tile timelines (Options::trace, instrumented kernels): every variant stamps
+// every tile once per point, in order, from a real multiprocessor and block,
+// and the scan stays exact; a forced stall shows up where it was put. The
+// summary's arithmetic is tested on the CPU (trace_summary_test).
+#include <algorithm>
+#include <cstdint>
+#include <set>
+#include <vector>
+
+#include "lookback/trace_summary.hpp"
+#include "scan_test_util.hpp"
+
+namespace lt = lookback::testing;
+using lookback::device::TileStamps;
+using lookback::device::TracePoint;
+using lt::Kind;
+
+namespace {
+
+constexpr int at(TracePoint p) {
+  return static_cast<int>(p);
+}
+
+// Runs one traced scan of n u32 items (in place or not) and returns the
+// stamps; the output is checked against the CPU reference.
+template <class Cfg>
+std::vector<TileStamps> traced_scan(std::int64_t n, bool in_place,
+                                    lookback::device::Perturbation perturb = {}) {
+  using T = std::uint32_t;
+  const auto tiles = static_cast<std::size_t>(lookback::detail::tiles_for<Cfg, T>(n));
+  const std::vector<T>& in = lt::cached_input<T>(n);
+  const std::vector<T>& want = lt::cached_reference<T>(n, Kind::Inclusive);
+  lt::DeviceBuffer<T> a(in.size()), b(in.size());
+  lt::DeviceBuffer<TileStamps> stamps(tiles);
+  EXPECT_TRUE(a && b && stamps);
+  if (!a || !b || !stamps) return {};
+  T* d_out = in_place ? a.get() : b.get();
+  EXPECT_EQ(cudaMemcpy(a.get(), in.data(), n * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+  EXPECT_EQ(cudaMemset(stamps.get(), 0, tiles * sizeof(TileStamps)), cudaSuccess);
+  lookback::ScanPlan<T, Cfg> plan;
+  EXPECT_EQ(plan.init(n), cudaSuccess) << lookback::last_error_message();
+  lookback::Options o;
+  o.perturb = perturb;
+  o.trace = {stamps.get(), static_cast<std::uint32_t>(tiles)};
+  EXPECT_EQ(lt::plan_scan(plan, a.get(), d_out, n, Kind::Inclusive, o), cudaSuccess)
+      << lookback::last_error_message();
+  std::vector<T> got(in.size());
+  EXPECT_EQ(cudaMemcpy(got.data(), d_out, n * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_TRUE(lt::equal_exactly(want, got, lookback::detail::tile_items<Cfg, T>()));
+  std::vector<TileStamps> out(tiles);
+  EXPECT_EQ(
+      cudaMemcpy(out.data(), stamps.get(), tiles * sizeof(TileStamps), cudaMemcpyDeviceToHost),
+      cudaSuccess);
+  return out;
+}
+
+int multiprocessors() {
+  int device = 0, sms = 0;
+  cudaGetDevice(&device);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  return sms;
+}
+
+// Every tile complete and in order, on a real SM; one-tile variants: one
+// block per tile.
+void expect_whole_timeline(const std::vector<TileStamps>& stamps, bool one_tile_blocks) {
+  ASSERT_FALSE(stamps.empty());
+  const auto s = lookback::summarize_trace(stamps, 1.0);
+  EXPECT_EQ(s.incomplete, 0u);
+  EXPECT_EQ(s.out_of_order, 0u);
+  EXPECT_GT(s.span_us, 0.0);
+  const auto sms = static_cast<std::uint32_t>(multiprocessors());
+  std::set<std::uint32_t> blocks;
+  for (const auto& t : stamps) {
+    EXPECT_LT(t.sm, sms);
+    EXPECT_LT(t.block, stamps.size());
+    blocks.insert(t.block);
+  }
+  if (one_tile_blocks) EXPECT_EQ(blocks.size(), stamps.size());
+}
+
+// 2^22 + 5 items: many tiles, a partial last one.
+constexpr std::int64_t kN = (std::int64_t{1} << 22) + 5;
+
+template <class C>
+using I = lookback::Instrumented<C>;
+
+}  // namespace
+
+TEST(ScanTrace, WarpLookbackStampsEveryTile) {
+  LOOKBACK_REQUIRE_GPU();
+  expect_whole_timeline(traced_scan<I<lookback::WarpLookback>>(kN, false), true);
+}
+TEST(ScanTrace, WarpLookbackSmallStampsEveryTile) {
+  LOOKBACK_REQUIRE_GPU();
+  expect_whole_timeline(traced_scan<I<lookback::WarpLookbackSmall>>(kN, false), true);
+}
+TEST(ScanTrace, CoarsenedStampsEveryTile) {
+  LOOKBACK_REQUIRE_GPU();
+  expect_whole_timeline(traced_scan<I<lookback::Coarsened>>(kN, false), true);
+}
+TEST(ScanTrace, PipelinedStampsEveryTile) {
+  LOOKBACK_REQUIRE_GPU();
+  expect_whole_timeline(traced_scan<I<lookback::Pipelined>>(kN, false), false);
+}
+TEST(ScanTrace, FallbackStampsEveryTileInPlaceToo) {
+  LOOKBACK_REQUIRE_GPU();
+  expect_whole_timeline(traced_scan<I<lookback::Fallback>>(kN, false), false);
+  expect_whole_timeline(traced_scan<I<lookback::Fallback>>(kN, true), false);
+}
+TEST(ScanTrace, OneTileScan) {
+  LOOKBACK_REQUIRE_GPU();
+  const auto stamps = traced_scan<I<lookback::Pipelined>>(1000, false);
+  ASSERT_EQ(stamps.size(), 1u);
+  expect_whole_timeline(stamps, true);
+}
+
+// Every second tile sleeps 20 us before publishing its aggregate
+// (Perturbation::stall_every): those tiles, and only those, take that long
+// from their draw to their aggregate.
+TEST(ScanTrace, AStallShowsWhereItWasPut) {
+  LOOKBACK_REQUIRE_GPU();
+  lookback::device::Perturbation q{};
+  q.stall_ns = 20000;
+  q.stall_every = 2;
+  const auto stamps = traced_scan<I<lookback::Coarsened>>(kN, false, q);
+  expect_whole_timeline(stamps, true);
+  std::vector<double> stalled, others;
+  for (std::size_t t = 0; t < stamps.size(); ++t) {
+    const double us = static_cast<double>(stamps[t].ns[at(TracePoint::Aggregate)] -
+                                          stamps[t].ns[at(TracePoint::Drawn)]) /
+                      1000.0;
+    (t % 2 == 1 ? stalled : others).push_back(us);
+  }
+  ASSERT_FALSE(stalled.empty());
+  EXPECT_GE(*std::min_element(stalled.begin(), stalled.end()), 19.0);  // a 1 us timer step
+  std::sort(others.begin(), others.end());
+  EXPECT_LT(others[others.size() / 2], 19.0);
+}
