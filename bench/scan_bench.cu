@@ -463,6 +463,13 @@ struct L2Prefetch : Policy {
   static constexpr int kL2PrefetchBytes = kBytes;
 };
 
+// Policy whose first wave asks for its input at about kGBps
+// (TilePolicy::kFirstWavePaceGBps, first_wave.cuh).
+template <class Policy, int kGBps>
+struct Paced : Policy {
+  static constexpr int kFirstWavePaceGBps = kGBps;
+};
+
 void main_suite(const Settings& s) {
   const auto ns = sizes(s, true);
   const std::vector<const char*> four = {"warp-lookback", "coarsened", "pipelined", "fallback"};
@@ -970,6 +977,26 @@ void explore_suite(const Settings& s) {
   run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, true, BPipelined, NoPfPipelined,
          BFallback, NoPfFallback, Bench<C::Fallback, L2Prefetch<FallbackPolicy, 2048 * kKiB>>>(
       s, "explore_prefetch_u64_inplace", pf_sizes, pf_inplace_names);
+  // Pacing the first wave (2026-11-28, first_wave.cuh): the block of ticket
+  // t < resident blocks waits t x tile bytes / pace before its loads, so the
+  // first wave's tiles do not all finish their loads, look-backs and stores
+  // at once (bench --suite trace showed waves of loads alone and stores
+  // alone for 60 us on an H200). EXPT rows: pace in GB/s.
+  const std::vector<const char*> pace_names = {
+      "warp-lookback",   "EXPT-w pace2500", "EXPT-w pace4000", "EXPT-w pace6000", "coarsened",
+      "EXPT-c pace2500", "EXPT-c pace4000", "EXPT-c pace6000", "pipelined",       "EXPT-p pace2500",
+      "EXPT-p pace4000", "EXPT-p pace6000", "fallback",        "EXPT-f pace4000"};
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarp,
+         Bench<C::WarpLookback, Paced<WarpLookbackPolicy, 2500>>,
+         Bench<C::WarpLookback, Paced<WarpLookbackPolicy, 4000>>,
+         Bench<C::WarpLookback, Paced<WarpLookbackPolicy, 6000>>, BCoarse,
+         Bench<C::Coarsened, Paced<CoarsenedPolicy, 2500>>,
+         Bench<C::Coarsened, Paced<CoarsenedPolicy, 4000>>,
+         Bench<C::Coarsened, Paced<CoarsenedPolicy, 6000>>, BPipelined,
+         Bench<C::Pipelined, Paced<PipelinedPolicy, 2500>>,
+         Bench<C::Pipelined, Paced<PipelinedPolicy, 4000>>,
+         Bench<C::Pipelined, Paced<PipelinedPolicy, 6000>>, BFallback,
+         Bench<C::Fallback, Paced<FallbackPolicy, 4000>>>(s, "explore_pace", pf_sizes, pace_names);
 }
 
 // Look-back statistics from instrumented kernels, and forced stalls.
@@ -1163,8 +1190,10 @@ void trace_one(const char* name, std::int64_t n, const Timing& copy, Pools<std::
                  sum.span_us, sum.first_aggregate_us, sum.last_draw_us, sum.tail_us,
                  sum.load.median_us, sum.lookback.median_us, sum.store.median_us, sum.sms);
   if (!s.trace_dir.empty()) {
-    const std::string path =
-        s.trace_dir + "/trace_" + name + "_" + std::to_string(static_cast<long long>(n)) + ".csv";
+    std::string file =
+        std::string("trace_") + name + "_" + std::to_string(static_cast<long long>(n));
+    std::replace(file.begin(), file.end(), ' ', '_');  // "EXPT-w no-delay"
+    const std::string path = s.trace_dir + "/" + file + ".csv";
     FILE* f = std::fopen(path.c_str(), "w");
     if (!f) {
       std::perror(path.c_str());
@@ -1205,6 +1234,9 @@ void trace_suite(const Settings& s) {
   // L2 prefetch.
   using IWnd = Instrumented<Bench<V::WarpLookback, NoDelay<lookback::WarpLookbackPolicy>>>;
   using IWnp = Instrumented<Bench<V::WarpLookback, L2Prefetch<lookback::WarpLookbackPolicy, 0>>>;
+  using IWpace = Instrumented<Bench<V::WarpLookback, Paced<lookback::WarpLookbackPolicy, 4000>>>;
+  using ICpace = Instrumented<Bench<V::Coarsened, Paced<lookback::CoarsenedPolicy, 4000>>>;
+  using IPpace = Instrumented<Bench<V::Pipelined, Paced<lookback::PipelinedPolicy, 4000>>>;
   std::printf("\n== tile timelines (instrumented kernels, u32 inclusive sum) ==\n");
   const auto ns = powers_of_two(s, {16, 20, 24, 26});
   if (ns.empty()) return;
@@ -1227,6 +1259,9 @@ void trace_suite(const Settings& s) {
     if (n >= (std::int64_t{1} << 24)) {
       trace_one<IWnd>("EXPT-w no-delay", n, copy, pools, stream, s);
       trace_one<IWnp>("EXPT-w no-pf", n, copy, pools, stream, s);
+      trace_one<IWpace>("EXPT-w pace4000", n, copy, pools, stream, s);
+      trace_one<ICpace>("EXPT-c pace4000", n, copy, pools, stream, s);
+      trace_one<IPpace>("EXPT-p pace4000", n, copy, pools, stream, s);
     }
   }
   CHECK_CUDA(cudaStreamDestroy(stream));

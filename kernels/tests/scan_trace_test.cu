@@ -137,3 +137,37 @@ TEST(ScanTrace, AStallShowsWhereItWasPut) {
   std::sort(others.begin(), others.end());
   EXPECT_LT(others[others.size() / 2], 19.0);
 }
+
+// A paced first wave (TilePolicy::kFirstWavePaceGBps, first_wave.cuh): the
+// block of ticket t waits t x tile bytes / pace before it loads, so the
+// tile's aggregate comes at least that long after its draw. At 100 GB/s a
+// 64 KiB coarsened tile waits 655 ns a ticket. The first tickets are in
+// the first wave on any GPU (it holds at least one block per SM).
+// Persistent blocks pace only their first draw.
+template <class Policy>
+struct SlowPace : Policy {
+  static constexpr int kFirstWavePaceGBps = 100;
+};
+template <lookback::Variant V, class Policy>
+void expect_paced_first_wave() {
+  using Cfg = lookback::ScanConfig<V, SlowPace<Policy>, false, true, true>;
+  const auto stamps = traced_scan<Cfg>(kN, false);
+  expect_whole_timeline(stamps, !lookback::protocol::persistent(Cfg::protocol));
+  const double tile_bytes =
+      static_cast<double>(lookback::detail::tile_items<Cfg, std::uint32_t>()) *
+      sizeof(std::uint32_t);
+  std::set<std::uint32_t> blocks = {stamps[0].block};
+  for (std::uint32_t t = 1; t <= 8; ++t) {
+    // Only a block's first draw is paced (persistent blocks draw again).
+    if (!blocks.insert(stamps[t].block).second) continue;
+    const double waited_ns = static_cast<double>(stamps[t].ns[at(TracePoint::Aggregate)] -
+                                                 stamps[t].ns[at(TracePoint::Drawn)]);
+    EXPECT_GE(waited_ns, t * tile_bytes / 100.0) << "tile " << t;
+  }
+}
+TEST(ScanTrace, PacedFirstWaveLoadsInTicketOrder) {
+  LOOKBACK_REQUIRE_GPU();
+  expect_paced_first_wave<lookback::Variant::Coarsened, lookback::CoarsenedPolicy>();
+  expect_paced_first_wave<lookback::Variant::WarpLookback, lookback::WarpLookbackPolicy>();
+  expect_paced_first_wave<lookback::Variant::Pipelined, lookback::PipelinedPolicy>();
+}

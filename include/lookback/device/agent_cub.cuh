@@ -13,6 +13,7 @@
 #include <cub/block/block_store.cuh>
 
 #include "lookback/device/descriptor.cuh"
+#include "lookback/device/first_wave.cuh"
 #include "lookback/device/l2_prefetch.cuh"
 #include "lookback/device/launch_state.cuh"
 #include "lookback/device/params.hpp"
@@ -75,6 +76,7 @@ struct CubAgent {
   // The drawing thread asks L2 for the input of a later tile
   // (TilePolicy::kL2PrefetchBytes; l2_prefetch.cuh).
   static constexpr int kPrefetchTiles = policy_prefetch_tiles<Policy, T>();
+  static constexpr int kPaceGBps = Policy::kFirstWavePaceGBps;
 
   __device__ static void run(const Params& p) {
     __shared__ Shared sm;
@@ -93,6 +95,8 @@ struct CubAgent {
       if constexpr (kInstrumented) trace_stamp(p.trace, sm.tile, TracePoint::Drawn);
       if constexpr (kPrefetchTiles > 0)
         prefetch_later_tile<kPrefetchTiles, kTileItems, false>(p.in, sm.tile, p.prefetch);
+      if constexpr (kPaceGBps > 0)
+        pace_first_wave<kPaceGBps, std::uint64_t{kTileItems} * sizeof(T)>(d.count, p.prefetch.from);
     }
     __syncthreads();
     const std::uint32_t tile = sm.tile;

@@ -41,6 +41,7 @@
 #include <cub/warp/warp_scan.cuh>
 
 #include "lookback/device/descriptor.cuh"
+#include "lookback/device/first_wave.cuh"
 #include "lookback/device/l2_prefetch.cuh"
 #include "lookback/device/launch_state.cuh"
 #include "lookback/device/params.hpp"
@@ -431,6 +432,7 @@ struct StripedAgent {
   // The drawing thread asks L2 for the input of a later tile
   // (TilePolicy::kL2PrefetchBytes; l2_prefetch.cuh).
   static constexpr int kPrefetchTiles = policy_prefetch_tiles<Policy, T>();
+  static constexpr int kPaceGBps = Policy::kFirstWavePaceGBps;
   __device__ static void prefetch_after(const Params& p, std::uint32_t tile) {
     if constexpr (kPrefetchTiles > 0)
       prefetch_later_tile<kPrefetchTiles, kTileItems, DataIO::kAlign % 16 == 0>(p.in, tile,
@@ -613,6 +615,9 @@ struct StripedAgent {
       sm.epoch = d.epoch;
       sm.tile = d.tile;
       sm.drawn = d.count;
+      if constexpr (kPaceGBps > 0)
+        pace_first_wave<kPaceGBps, std::uint64_t{kTileItems} * sizeof(T)>(
+            d.count, p.prefetch.from / static_cast<std::uint32_t>(P.tiles_per_block));
     }
     __syncthreads();
     const std::uint32_t epoch = sm.epoch;

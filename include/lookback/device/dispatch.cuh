@@ -89,12 +89,13 @@ cudaError_t resident_blocks(std::uint32_t& blocks) {
 template <class Agent>
 cudaError_t launch(typename Agent::Params params, cudaStream_t stream) {
   std::uint32_t grid = params.num_tiles;
-  if constexpr (protocol::persistent(Agent::P) || Agent::kPrefetchTiles > 0) {
+  constexpr bool kWindow = Agent::kPrefetchTiles > 0 || Agent::kPaceGBps > 0;
+  if constexpr (protocol::persistent(Agent::P) || kWindow) {
     std::uint32_t resident = 0;
     if (const cudaError_t e = resident_blocks<Agent>(resident); e != cudaSuccess) return e;
     constexpr bool kPersistent = protocol::persistent(Agent::P);
     if constexpr (kPersistent) grid = std::min(grid, resident);
-    if constexpr (Agent::kPrefetchTiles > 0) {
+    if constexpr (kWindow) {
       params.prefetch = device::prefetch_window(resident, Agent::P.tiles_per_block,
                                                 params.num_items, Agent::kTileItems);
     }

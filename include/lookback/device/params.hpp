@@ -12,7 +12,9 @@ namespace lookback::device {
 // The tiles whose input a launch's blocks may ask L2 for: [from, to).
 // Tiles of the first wave (blocks resident at once x tiles a block holds)
 // are left out, their own blocks load them at once; so is a partial last
-// tile. The launch computes it (dispatch.cuh) into KernelParams.
+// tile. The launch computes it (dispatch.cuh) into KernelParams. `from`
+// is also the first wave that first_wave.cuh paces (its tickets over the
+// tiles a block holds).
 struct PrefetchWindow {
   std::uint32_t from = 0;
   std::uint32_t to = 0;

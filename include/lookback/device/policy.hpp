@@ -117,6 +117,20 @@
 //     spilled 16 bytes in the out-of-place u32 fallback, which then ran
 //     1.2-1.8 points slower than without prefetch
 //     (bench/results/prefetch/spill-ea39607/).
+//   First-wave pacing (kFirstWavePaceGBps, first_wave.cuh; 2026-11-28):
+//     off in every production policy. Tile timelines (bench --suite trace,
+//     H200) show one-tile grids at 2^24-2^26 running in waves of loads
+//     alone and stores alone for 60 us after the launch: the first wave
+//     asks for all its input at once and finishes together. Pacing the
+//     first wave's loads at 2500-6000 GB/s took warp-lookback from 73.6 /
+//     80.5 / 84.4% of copy at 2^24 / 2^25 / 2^26 to 76.7-77.0 / 82.7-84.1
+//     / 85.9-86.5%, coarsened from 73.9 / 80.6 / 85.3% to 78.3-79.1 /
+//     84.9-85.7 / 87.8-88.4%; pipelined within 1 point, the fallback 1-2
+//     behind (4000 GB/s); level from 2^28; at 2^22 2500 GB/s lost 2-5
+//     points (bench --suite explore --group explore_pace, two passes,
+//     bench/results/h200/). Not measured on an H100, whose figures the
+//     production tuning stands on, so not switched on; the rate would be
+//     the GPU's (an H200 reads about 1.4x an H100).
 #pragma once
 
 #include <cstdint>
@@ -153,6 +167,9 @@ struct TilePolicy {
   // The thread that draws a tile asks L2 for the input of the tile about
   // this many bytes of input further on (0: never; l2_prefetch.cuh).
   static constexpr int kL2PrefetchBytes = 0;
+  // The first wave's blocks ask for their input at about this rate
+  // (first_wave.cuh; 0: all at once).
+  static constexpr int kFirstWavePaceGBps = 0;
   // Threads per block and the __launch_bounds__ occupancy hint, per value
   // type (a policy may shape 8-byte tiles differently).
   template <class T>
