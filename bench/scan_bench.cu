@@ -119,11 +119,8 @@ std::vector<Row> g_rows;
 FILE* g_csv = nullptr;
 int g_groups_run = 0;  // operation groups run_op ran (--group picks one)
 
-void emit(const Row& r) {
-  std::printf("%-14s %11lld  %-22s %10.2f %9.1f %7.1f%% %7.2fx  %s\n", r.op.c_str(),
-              static_cast<long long>(r.n), r.impl.c_str(), r.median_us, r.gbps, r.pct_copy,
-              r.vs_cub, r.check.c_str());
-  std::fflush(stdout);
+// A row of the CSV (its header: main()) and of the failure count.
+void record(const Row& r) {
   if (g_csv) {
     std::fprintf(g_csv, "%s,%lld,%s,%.3f,%.3f,%.2f,%.2f,%.4f,%s\n", r.op.c_str(),
                  static_cast<long long>(r.n), r.impl.c_str(), r.median_us, r.min_us, r.gbps,
@@ -131,6 +128,14 @@ void emit(const Row& r) {
     std::fflush(g_csv);
   }
   g_rows.push_back(r);
+}
+
+void emit(const Row& r) {
+  std::printf("%-14s %11lld  %-22s %10.2f %9.1f %7.1f%% %7.2fx  %s\n", r.op.c_str(),
+              static_cast<long long>(r.n), r.impl.c_str(), r.median_us, r.gbps, r.pct_copy,
+              r.vs_cub, r.check.c_str());
+  std::fflush(stdout);
+  record(r);
 }
 
 // Times `launch(slice)` (enqueues one operation on `stream` using rotating
@@ -461,13 +466,6 @@ struct SmallWarpShape : lookback::TilePolicy<Threads, Bytes, MinBlocks, 3000, 0,
 template <class Policy, int kBytes>
 struct L2Prefetch : Policy {
   static constexpr int kL2PrefetchBytes = kBytes;
-};
-
-// Policy whose first wave asks for its input at about kGBps
-// (TilePolicy::kFirstWavePaceGBps, first_wave.cuh).
-template <class Policy, int kGBps>
-struct Paced : Policy {
-  static constexpr int kFirstWavePaceGBps = kGBps;
 };
 
 void main_suite(const Settings& s) {
@@ -987,16 +985,17 @@ void explore_suite(const Settings& s) {
       "EXPT-c pace2500", "EXPT-c pace4000", "EXPT-c pace6000", "pipelined",       "EXPT-p pace2500",
       "EXPT-p pace4000", "EXPT-p pace6000", "fallback",        "EXPT-f pace4000"};
   run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarp,
-         Bench<C::WarpLookback, Paced<WarpLookbackPolicy, 2500>>,
-         Bench<C::WarpLookback, Paced<WarpLookbackPolicy, 4000>>,
-         Bench<C::WarpLookback, Paced<WarpLookbackPolicy, 6000>>, BCoarse,
-         Bench<C::Coarsened, Paced<CoarsenedPolicy, 2500>>,
-         Bench<C::Coarsened, Paced<CoarsenedPolicy, 4000>>,
-         Bench<C::Coarsened, Paced<CoarsenedPolicy, 6000>>, BPipelined,
-         Bench<C::Pipelined, Paced<PipelinedPolicy, 2500>>,
-         Bench<C::Pipelined, Paced<PipelinedPolicy, 4000>>,
-         Bench<C::Pipelined, Paced<PipelinedPolicy, 6000>>, BFallback,
-         Bench<C::Fallback, Paced<FallbackPolicy, 4000>>>(s, "explore_pace", pf_sizes, pace_names);
+         Bench<C::WarpLookback, lookback::PacedFirstWave<WarpLookbackPolicy, 2500>>,
+         Bench<C::WarpLookback, lookback::PacedFirstWave<WarpLookbackPolicy, 4000>>,
+         Bench<C::WarpLookback, lookback::PacedFirstWave<WarpLookbackPolicy, 6000>>, BCoarse,
+         Bench<C::Coarsened, lookback::PacedFirstWave<CoarsenedPolicy, 2500>>,
+         Bench<C::Coarsened, lookback::PacedFirstWave<CoarsenedPolicy, 4000>>,
+         Bench<C::Coarsened, lookback::PacedFirstWave<CoarsenedPolicy, 6000>>, BPipelined,
+         Bench<C::Pipelined, lookback::PacedFirstWave<PipelinedPolicy, 2500>>,
+         Bench<C::Pipelined, lookback::PacedFirstWave<PipelinedPolicy, 4000>>,
+         Bench<C::Pipelined, lookback::PacedFirstWave<PipelinedPolicy, 6000>>, BFallback,
+         Bench<C::Fallback, lookback::PacedFirstWave<FallbackPolicy, 4000>>>(s, "explore_pace",
+                                                                             pf_sizes, pace_names);
 }
 
 // Look-back statistics from instrumented kernels, and forced stalls.
@@ -1101,6 +1100,57 @@ void stats_suite(const Settings& s) {
   CHECK_CUDA(cudaStreamDestroy(stream));
 }
 
+// --trace-dir: one summary row per traced launch (summary.csv) and its
+// stamps, one row a tile, in ns from the first draw (empty: never stamped).
+void write_trace_files(const std::string& dir, const char* name, std::int64_t n, const Timing& t,
+                       const Timing& copy, const lookback::TraceSummary& sum,
+                       const std::vector<lookback::device::TileStamps>& stamps) {
+  const auto open = [](const std::string& path, const char* mode) {
+    FILE* f = std::fopen(path.c_str(), mode);
+    if (!f) {
+      std::perror(path.c_str());
+      std::exit(1);
+    }
+    return f;
+  };
+  static bool summary_started = false;
+  FILE* f = open(dir + "/summary.csv", summary_started ? "a" : "w");
+  if (!summary_started)
+    std::fprintf(f,
+                 "impl,n,median_us,copy_us,span_us,first_input_us,last_draw_us,drain_us,"
+                 "load_median_us,lookback_median_us,store_median_us,sms,incomplete,"
+                 "out_of_order,timer_step_ns\n");
+  summary_started = true;
+  std::fprintf(f, "%s,%lld,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%u,%u,%u,%.0f\n", name,
+               static_cast<long long>(n), t.median_us, copy.median_us, sum.span_us,
+               sum.first_input_us, sum.last_draw_us, sum.tail_us, sum.load.median_us,
+               sum.lookback.median_us, sum.store.median_us, sum.sms, sum.incomplete,
+               sum.out_of_order, sum.timer_step_ns);
+  std::fclose(f);
+
+  std::string file = std::string("trace_") + name + "_" + std::to_string(static_cast<long long>(n));
+  std::replace(file.begin(), file.end(), ' ', '_');  // "EXPT-w no-delay"
+  f = open(dir + "/" + file + ".csv", "w");
+  constexpr int kDrawn = static_cast<int>(lookback::device::TracePoint::Drawn);
+  std::uint64_t t0 = ~std::uint64_t{0};
+  for (const auto& x : stamps)
+    if (x.ns[kDrawn] != 0) t0 = std::min(t0, x.ns[kDrawn]);
+  std::fprintf(f, "tile,sm,block,drawn_ns,aggregate_ns,prefix_ns,stored_ns\n");
+  for (std::size_t i = 0; i < stamps.size(); ++i) {
+    const auto& x = stamps[i];
+    std::fprintf(f, "%zu,%u,%u", i, x.sm, x.block);
+    for (const std::uint64_t ns : x.ns) {
+      if (ns == 0 || ns < t0) {
+        std::fprintf(f, ",");
+      } else {
+        std::fprintf(f, ",%llu", static_cast<unsigned long long>(ns - t0));
+      }
+    }
+    std::fprintf(f, "\n");
+  }
+  std::fclose(f);
+}
+
 // Tile timelines (--suite trace; device/trace.hpp): where a scan's time
 // goes at one size. Each configuration is timed with its trace on (four
 // plain stores a tile), and the stamps of the last timed launch, which ran
@@ -1158,8 +1208,9 @@ void trace_one(const char* name, std::int64_t n, const Timing& copy, Pools<std::
                                       std::to_string(sum.out_of_order) + " out of order)"
                                 : "ok";
   const double bytes = 2.0 * static_cast<double>(n) * sizeof(T);
-  g_rows.push_back({std::string("trace_") + name, n, name, t.median_us, t.min_us,
-                    bytes / t.median_us / 1e3, 100.0 * copy.median_us / t.median_us, 0.0, check});
+  // speedup_vs_cub 0: CUB is not timed here.
+  record({"trace_u32_incl_sum", n, name, t.median_us, t.min_us, bytes / t.median_us / 1e3,
+          100.0 * copy.median_us / t.median_us, 0.0, check});
   std::printf(
       "\n%s n=%lld: %u tiles on %u SMs, %.2f us (copy %.2f us, %.1f%%), %s\n"
       "  traced launch: span %.2f us; first input in at %.2f us; last draw at %.2f us; "
@@ -1167,7 +1218,7 @@ void trace_one(const char* name, std::int64_t n, const Timing& copy, Pools<std::
       "  per tile, median / p90 / max us: load %.2f / %.2f / %.2f, look-back %.2f / %.2f / "
       "%.2f, store %.2f / %.2f / %.2f\n",
       name, static_cast<long long>(n), tiles, sum.sms, t.median_us, copy.median_us,
-      100.0 * copy.median_us / t.median_us, check.c_str(), sum.span_us, sum.first_aggregate_us,
+      100.0 * copy.median_us / t.median_us, check.c_str(), sum.span_us, sum.first_input_us,
       sum.last_draw_us, sum.tail_us, sum.timer_step_ns, sum.load.median_us, sum.load.p90_us,
       sum.load.max_us, sum.lookback.median_us, sum.lookback.p90_us, sum.lookback.max_us,
       sum.store.median_us, sum.store.p90_us, sum.store.max_us);
@@ -1181,38 +1232,10 @@ void trace_one(const char* name, std::int64_t n, const Timing& copy, Pools<std::
                 b.stored * tile_bytes / bucket / 1e3, b.loading, b.looking, b.storing);
   std::printf(
       "  (copy: %.0f GB/s each way; in / out GB/s count whole tiles by when their input "
-      "was in and their last store issued)\n",
+      "was in and their stores issued)\n",
       copy_gbps);
   std::fflush(stdout);
-  if (g_csv)
-    std::fprintf(g_csv, "trace_%s,%lld,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%u\n",
-                 name, static_cast<long long>(n), check.c_str(), t.median_us, copy.median_us,
-                 sum.span_us, sum.first_aggregate_us, sum.last_draw_us, sum.tail_us,
-                 sum.load.median_us, sum.lookback.median_us, sum.store.median_us, sum.sms);
-  if (!s.trace_dir.empty()) {
-    std::string file =
-        std::string("trace_") + name + "_" + std::to_string(static_cast<long long>(n));
-    std::replace(file.begin(), file.end(), ' ', '_');  // "EXPT-w no-delay"
-    const std::string path = s.trace_dir + "/" + file + ".csv";
-    FILE* f = std::fopen(path.c_str(), "w");
-    if (!f) {
-      std::perror(path.c_str());
-      std::exit(1);
-    }
-    std::uint64_t t0 = ~std::uint64_t{0};
-    for (const auto& x : stamps)
-      t0 = std::min(t0, x.ns[0]);
-    std::fprintf(f, "tile,sm,block,drawn_ns,aggregate_ns,prefix_ns,stored_ns\n");
-    for (std::uint32_t i = 0; i < tiles; ++i) {
-      const auto& x = stamps[i];
-      std::fprintf(f, "%u,%u,%u,%llu,%llu,%llu,%llu\n", i, x.sm, x.block,
-                   static_cast<unsigned long long>(x.ns[0] - t0),
-                   static_cast<unsigned long long>(x.ns[1] - t0),
-                   static_cast<unsigned long long>(x.ns[2] - t0),
-                   static_cast<unsigned long long>(x.ns[3] - t0));
-    }
-    std::fclose(f);
-  }
+  if (!s.trace_dir.empty()) write_trace_files(s.trace_dir, name, n, t, copy, sum, stamps);
 }
 
 // Policy without the look-back delay (TilePolicy::kLookbackDelayNs).
@@ -1234,9 +1257,12 @@ void trace_suite(const Settings& s) {
   // L2 prefetch.
   using IWnd = Instrumented<Bench<V::WarpLookback, NoDelay<lookback::WarpLookbackPolicy>>>;
   using IWnp = Instrumented<Bench<V::WarpLookback, L2Prefetch<lookback::WarpLookbackPolicy, 0>>>;
-  using IWpace = Instrumented<Bench<V::WarpLookback, Paced<lookback::WarpLookbackPolicy, 4000>>>;
-  using ICpace = Instrumented<Bench<V::Coarsened, Paced<lookback::CoarsenedPolicy, 4000>>>;
-  using IPpace = Instrumented<Bench<V::Pipelined, Paced<lookback::PipelinedPolicy, 4000>>>;
+  using IWpace = Instrumented<
+      Bench<V::WarpLookback, lookback::PacedFirstWave<lookback::WarpLookbackPolicy, 4000>>>;
+  using ICpace =
+      Instrumented<Bench<V::Coarsened, lookback::PacedFirstWave<lookback::CoarsenedPolicy, 4000>>>;
+  using IPpace =
+      Instrumented<Bench<V::Pipelined, lookback::PacedFirstWave<lookback::PipelinedPolicy, 4000>>>;
   std::printf("\n== tile timelines (instrumented kernels, u32 inclusive sum) ==\n");
   const auto ns = powers_of_two(s, {16, 20, 24, 26});
   if (ns.empty()) return;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -41,11 +42,11 @@ struct TraceSummary {
   std::uint32_t out_of_order = 0;  // complete tiles whose stamps go backwards
   std::uint32_t sms = 0;           // distinct multiprocessors that ran a tile
   // From the first draw (every time below is relative to it).
-  double span_us = 0;             // to the last store
-  double first_aggregate_us = 0;  // the first tile's input in
+  double span_us = 0;         // to the last store
+  double first_input_us = 0;  // the earliest aggregate of any tile: the first input in
   double last_draw_us = 0;
   double tail_us = 0;  // last draw to last store: the drain
-  StepTimes load;      // drawn -> aggregate (loads, local reduction)
+  StepTimes load;      // drawn -> aggregate (loads, local reduction; a paced wait)
   StepTimes lookback;  // aggregate -> prefix (delay, look-back, waits)
   StepTimes store;     // prefix -> stored (tile scan, output stores)
   // The global timer's step: the smallest nonzero gap between two stamps
@@ -67,8 +68,12 @@ inline StepTimes step_times(std::vector<double> us) {
 }
 }  // namespace detail
 
-// bucket_us > 0: the width of the timeline's buckets. Incomplete and
-// out-of-order tiles are counted and left out of everything else.
+// The most buckets a timeline gets; a finer bucket_us widens to fit.
+inline constexpr std::size_t kMaxTimelineBuckets = 100000;
+
+// bucket_us > 0 (finite): the width of the timeline's buckets; otherwise no
+// timeline. Incomplete and out-of-order tiles are counted and left out of
+// everything else.
 inline TraceSummary summarize_trace(std::span<const device::TileStamps> stamps, double bucket_us) {
   using device::TracePoint;
   constexpr int kDrawn = static_cast<int>(TracePoint::Drawn);
@@ -77,7 +82,6 @@ inline TraceSummary summarize_trace(std::span<const device::TileStamps> stamps, 
   constexpr int kStored = static_cast<int>(TracePoint::Stored);
   TraceSummary s;
   s.tiles = static_cast<std::uint32_t>(stamps.size());
-  s.bucket_us = bucket_us;
   std::vector<const device::TileStamps*> good;
   good.reserve(stamps.size());
   std::vector<std::uint32_t> sms;
@@ -93,7 +97,7 @@ inline TraceSummary summarize_trace(std::span<const device::TileStamps> stamps, 
   }
   std::sort(sms.begin(), sms.end());
   s.sms = static_cast<std::uint32_t>(std::unique(sms.begin(), sms.end()) - sms.begin());
-  if (good.empty() || bucket_us <= 0) return s;
+  if (good.empty()) return s;
 
   std::uint64_t t0 = std::numeric_limits<std::uint64_t>::max(), first_agg = t0;
   std::uint64_t last_draw = 0, end = 0;
@@ -108,7 +112,7 @@ inline TraceSummary summarize_trace(std::span<const device::TileStamps> stamps, 
   }
   const auto us = [&](std::uint64_t ns) { return static_cast<double>(ns - t0) / 1000.0; };
   s.span_us = us(end);
-  s.first_aggregate_us = us(first_agg);
+  s.first_input_us = us(first_agg);
   s.last_draw_us = us(last_draw);
   s.tail_us = s.span_us - s.last_draw_us;
 
@@ -130,6 +134,10 @@ inline TraceSummary summarize_trace(std::span<const device::TileStamps> stamps, 
   s.lookback = detail::step_times(std::move(look));
   s.store = detail::step_times(std::move(store));
 
+  if (!std::isfinite(bucket_us) || bucket_us <= 0) return s;
+  if (s.span_us / bucket_us >= static_cast<double>(kMaxTimelineBuckets))
+    bucket_us = s.span_us / static_cast<double>(kMaxTimelineBuckets - 1);
+  s.bucket_us = bucket_us;
   const auto buckets = static_cast<std::size_t>(s.span_us / bucket_us) + 1;
   s.timeline.resize(buckets);
   for (std::size_t b = 0; b < buckets; ++b)
@@ -137,17 +145,30 @@ inline TraceSummary summarize_trace(std::span<const device::TileStamps> stamps, 
   const auto bucket_of = [&](std::uint64_t ns) {
     return std::min(static_cast<std::size_t>(us(ns) / bucket_us), buckets - 1);
   };
+  // In flight at a bucket's start: between two points, the later excluded,
+  // so from the first bucket that starts at or after `from` to the last one
+  // that starts before `to`: +1 / -1 at those edges, summed once.
+  const auto first_start_at_or_after = [&](std::uint64_t ns) {
+    return std::min(static_cast<std::size_t>(std::ceil(us(ns) / bucket_us)), buckets);
+  };
+  std::vector<std::int64_t> loading(buckets + 1), looking(buckets + 1), storing(buckets + 1);
+  const auto add = [&](std::vector<std::int64_t>& edges, std::uint64_t from, std::uint64_t to) {
+    ++edges[first_start_at_or_after(from)];
+    --edges[first_start_at_or_after(to)];
+  };
   for (const auto* t : good) {
     ++s.timeline[bucket_of(t->ns[kDrawn])].drawn;
     ++s.timeline[bucket_of(t->ns[kAggregate])].aggregated;
     ++s.timeline[bucket_of(t->ns[kStored])].stored;
-    // In flight at a bucket's start: between two points, the later excluded.
-    for (std::size_t b = 0; b < buckets; ++b) {
-      const double at = s.timeline[b].start_us;
-      if (us(t->ns[kDrawn]) <= at && at < us(t->ns[kAggregate])) ++s.timeline[b].loading;
-      if (us(t->ns[kAggregate]) <= at && at < us(t->ns[kPrefix])) ++s.timeline[b].looking;
-      if (us(t->ns[kPrefix]) <= at && at < us(t->ns[kStored])) ++s.timeline[b].storing;
-    }
+    add(loading, t->ns[kDrawn], t->ns[kAggregate]);
+    add(looking, t->ns[kAggregate], t->ns[kPrefix]);
+    add(storing, t->ns[kPrefix], t->ns[kStored]);
+  }
+  std::int64_t in_loading = 0, in_looking = 0, in_storing = 0;
+  for (std::size_t b = 0; b < buckets; ++b) {
+    s.timeline[b].loading = static_cast<std::uint32_t>(in_loading += loading[b]);
+    s.timeline[b].looking = static_cast<std::uint32_t>(in_looking += looking[b]);
+    s.timeline[b].storing = static_cast<std::uint32_t>(in_storing += storing[b]);
   }
   return s;
 }

@@ -3,6 +3,7 @@
 // stamps every tile in order, is in scan_trace_test.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -39,7 +40,7 @@ TEST(TraceSummary, CountsBadTilesAndLeavesThemOut) {
 TEST(TraceSummary, SpanFillAndDrain) {
   const auto s = summarize_trace(sample(), 2.0);
   EXPECT_DOUBLE_EQ(s.span_us, 8.0);
-  EXPECT_DOUBLE_EQ(s.first_aggregate_us, 2.0);
+  EXPECT_DOUBLE_EQ(s.first_input_us, 2.0);
   EXPECT_DOUBLE_EQ(s.last_draw_us, 1.0);
   EXPECT_DOUBLE_EQ(s.tail_us, 7.0);
   EXPECT_DOUBLE_EQ(s.timer_step_ns, 500.0);
@@ -87,6 +88,24 @@ TEST(TraceSummary, NothingCompleteOrNoBucketsGivesNoTimeline) {
   EXPECT_TRUE(s.timeline.empty());
   EXPECT_EQ(s.span_us, 0.0);
   EXPECT_TRUE(summarize_trace(sample(), 0.0).timeline.empty());
+  EXPECT_TRUE(summarize_trace(sample(), -1.0).timeline.empty());
+  EXPECT_TRUE(summarize_trace(sample(), std::nan("")).timeline.empty());
+  EXPECT_TRUE(summarize_trace(sample(), INFINITY).timeline.empty());
+}
+
+// A bucket far finer than the span widens to kMaxTimelineBuckets, and the
+// counts still add up to the tiles.
+TEST(TraceSummary, TinyBucketsAreCapped) {
+  const auto s = summarize_trace(sample(), 1e-9);
+  ASSERT_LE(s.timeline.size(), lookback::kMaxTimelineBuckets);
+  EXPECT_GE(s.bucket_us, 8.0 / lookback::kMaxTimelineBuckets);
+  std::uint32_t drawn = 0, stored = 0;
+  for (const auto& b : s.timeline) {
+    drawn += b.drawn;
+    stored += b.stored;
+  }
+  EXPECT_EQ(drawn, 3u);
+  EXPECT_EQ(stored, 3u);
 }
 
 }  // namespace

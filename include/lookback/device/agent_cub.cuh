@@ -77,6 +77,7 @@ struct CubAgent {
   // (TilePolicy::kL2PrefetchBytes; l2_prefetch.cuh).
   static constexpr int kPrefetchTiles = policy_prefetch_tiles<Policy, T>();
   static constexpr int kPaceGBps = Policy::kFirstWavePaceGBps;
+  static_assert(kPaceGBps == 0 || LaunchState<P>::kDraws, "pacing goes by the ticket");
 
   __device__ static void run(const Params& p) {
     __shared__ Shared sm;
@@ -96,7 +97,8 @@ struct CubAgent {
       if constexpr (kPrefetchTiles > 0)
         prefetch_later_tile<kPrefetchTiles, kTileItems, false>(p.in, sm.tile, p.prefetch);
       if constexpr (kPaceGBps > 0)
-        pace_first_wave<kPaceGBps, std::uint64_t{kTileItems} * sizeof(T)>(d.count, p.prefetch.from);
+        pace_first_wave<kPaceGBps, std::uint64_t{kTileItems} * sizeof(T)>(
+            d.count, first_wave_blocks(p.prefetch, P.tiles_per_block));
     }
     __syncthreads();
     const std::uint32_t tile = sm.tile;
@@ -185,7 +187,11 @@ struct CubAgent {
         BlockStoreT(sm.cub.store).Store(p.out + tile_base, items, static_cast<int>(tile_valid));
       }
       if constexpr (kInstrumented) {
-        if (tid == 0) trace_stamp(p.trace, tile, TracePoint::Stored);
+        // Stored: every warp issued its stores (a traced launch only).
+        if (p.trace.tiles != nullptr) {
+          __syncthreads();
+          if (tid == 0) trace_stamp(p.trace, tile, TracePoint::Stored);
+        }
       }
     }
   }

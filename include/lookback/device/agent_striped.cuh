@@ -433,6 +433,7 @@ struct StripedAgent {
   // (TilePolicy::kL2PrefetchBytes; l2_prefetch.cuh).
   static constexpr int kPrefetchTiles = policy_prefetch_tiles<Policy, T>();
   static constexpr int kPaceGBps = Policy::kFirstWavePaceGBps;
+  static_assert(kPaceGBps == 0 || LaunchState<P>::kDraws, "pacing goes by the ticket");
   __device__ static void prefetch_after(const Params& p, std::uint32_t tile) {
     if constexpr (kPrefetchTiles > 0)
       prefetch_later_tile<kPrefetchTiles, kTileItems, DataIO::kAlign % 16 == 0>(p.in, tile,
@@ -572,7 +573,12 @@ struct StripedAgent {
       }
     }
     if constexpr (kInstrumented) {
-      if (warp == 0 && lane == 0) trace_stamp(p.trace, w.tile, TracePoint::Stored);
+      // Stored: every warp issued its stores (a traced launch only; the
+      // launch's other barriers are those of an untraced one).
+      if (p.trace.tiles != nullptr) {
+        __syncthreads();
+        if (warp == 0 && lane == 0) trace_stamp(p.trace, w.tile, TracePoint::Stored);
+      }
     }
   }
   // Staged chunk s's output, read from shared memory.
@@ -617,7 +623,7 @@ struct StripedAgent {
       sm.drawn = d.count;
       if constexpr (kPaceGBps > 0)
         pace_first_wave<kPaceGBps, std::uint64_t{kTileItems} * sizeof(T)>(
-            d.count, p.prefetch.from / static_cast<std::uint32_t>(P.tiles_per_block));
+            d.count, first_wave_blocks(p.prefetch, P.tiles_per_block));
     }
     __syncthreads();
     const std::uint32_t epoch = sm.epoch;

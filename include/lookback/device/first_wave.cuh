@@ -15,7 +15,7 @@
 
 #include <cstdint>
 
-#include "lookback/device/trace.cuh"
+#include "lookback/device/global_timer.cuh"
 
 namespace lookback::device {
 

@@ -12,9 +12,7 @@ namespace lookback::device {
 // The tiles whose input a launch's blocks may ask L2 for: [from, to).
 // Tiles of the first wave (blocks resident at once x tiles a block holds)
 // are left out, their own blocks load them at once; so is a partial last
-// tile. The launch computes it (dispatch.cuh) into KernelParams. `from`
-// is also the first wave that first_wave.cuh paces (its tickets over the
-// tiles a block holds).
+// tile. The launch computes it (dispatch.cuh) into KernelParams.
 struct PrefetchWindow {
   std::uint32_t from = 0;
   std::uint32_t to = 0;
@@ -23,6 +21,12 @@ constexpr PrefetchWindow prefetch_window(std::uint32_t resident_blocks, int tile
                                          std::int64_t num_items, std::int64_t tile_items) {
   return {resident_blocks * static_cast<std::uint32_t>(tiles_per_block),
           static_cast<std::uint32_t>(num_items / tile_items)};
+}
+
+// Blocks of the first wave: those resident at once, each drawing its first
+// tile (first_wave.cuh paces their loads).
+constexpr std::uint32_t first_wave_blocks(PrefetchWindow window, int tiles_per_block) {
+  return window.from / static_cast<std::uint32_t>(tiles_per_block);
 }
 
 template <class T, class Op>

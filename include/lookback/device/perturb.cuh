@@ -7,8 +7,8 @@
 
 #include <cstdint>
 
+#include "lookback/device/global_timer.cuh"
 #include "lookback/device/perturb.hpp"
-#include "lookback/device/trace.cuh"
 #include "lookback/splitmix.hpp"
 
 namespace lookback::device {

@@ -204,6 +204,13 @@ struct TilePolicy {
   }
 };
 
+// Policy with its first wave paced at kGBps (kFirstWavePaceGBps,
+// first_wave.cuh), e.g. PacedFirstWave<CoarsenedPolicy, 4000>.
+template <class Policy, int kGBps>
+struct PacedFirstWave : Policy {
+  static constexpr int kFirstWavePaceGBps = kGBps;
+};
+
 // Items per tile of Policy for value type T. A free function, so that a
 // policy overriding block_threads / items / staged_items (static member
 // functions: a call inside the base class would bind to the base's) gets its

@@ -4,17 +4,10 @@
 
 #include <cstdint>
 
+#include "lookback/device/global_timer.cuh"
 #include "lookback/device/trace.hpp"
 
 namespace lookback::device {
-
-// Nanoseconds on the GPU's global timer: one clock for every SM (the
-// per-SM cycle counters are not aligned with each other).
-__device__ inline std::uint64_t global_timer_ns() {
-  std::uint64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
 
 // Marks that `tile` passed `point`. The launch clamps the trace's capacity to
 // the launch's tiles, so a persistent block's last draw (past the last tile)

@@ -14,9 +14,11 @@ namespace lookback::device {
 // The steps a tile's stamps mark, in the order a tile passes them.
 enum class TracePoint : std::uint8_t {
   Drawn,      // its block learned the tile id (the draw's RMW returned)
-  Aggregate,  // AGGREGATE published (tile 0: its PREFIX): the tile's loads are in
+  Aggregate,  // AGGREGATE published (tile 0: its PREFIX): the tile's loads are
+              // in (after a paced first wave's wait: first_wave.cuh)
   Prefix,     // look-back done, PREFIX published (tile 0: right after Aggregate)
-  Stored,     // thread 0 of its block issued its last output store
+  Stored,     // every warp of its block issued its output stores (a barrier
+              // that only traced launches take; the stores may still be in flight)
 };
 inline constexpr int kTracePoints = 4;
 
