@@ -2,8 +2,6 @@
 // publishing its aggregate. The fallback variant must take fallbacks (and
 // stay exact, in place too, where its validation matters); the others must
 // simply wait and stay exact.
-#include <cstdio>
-#include <cstdlib>
 
 #include "scan_test_util.hpp"
 
@@ -41,16 +39,10 @@ using InstrumentedFallback = lookback::Instrumented<lookback::Fallback>;
 
 // Whether a fallback is taken depends on time: a waiting tile gives up after
 // a bound of spin rounds, the stalled one sleeps a fixed time. Under
-// compute-sanitizer (ci/run-gpu-bins sets LOOKBACK_SANITIZER) every spin
-// round is orders of magnitude slower and the sleepers wake first: there
-// the fallback counts are not checked, the results' exactness still is.
+// compute-sanitizer the sleepers wake first: there the fallback counts are
+// not checked, the results' exactness still is.
 bool timing_checked() {
-  static const bool checked = [] {
-    const bool c = std::getenv("LOOKBACK_SANITIZER") == nullptr;
-    if (!c) std::printf("LOOKBACK_SANITIZER set: fallback counts not checked\n");
-    return c;
-  }();
-  return checked;
+  return lt::timing_checked("fallback counts");
 }
 
 }  // namespace

@@ -155,9 +155,9 @@ TEST(ScanTrace, AStallShowsWhereItWasPut) {
 // block of ticket t waits t x tile bytes / pace before it loads. At 10 GB/s
 // that is 3.2-6.6 us a ticket for these tiles, more than a tile's own load
 // takes unpaced (2-5 us on an H200), so each of the first tiles has its
-// aggregate at least its wait after its draw, and later than the tile
-// before it. The first tickets are in the first wave on any GPU (it holds a
-// block per SM at least); a persistent block paces its first draw only.
+// aggregate at least its wait after its draw, and (timing: not under the
+// sanitizer) later than the tile before it. The first tickets are in the first wave on any GPU (it
+// holds a block per SM at least); a persistent block paces its first draw only.
 template <lookback::Variant V, class Policy>
 void expect_paced_first_wave() {
   constexpr int kGBps = 10;
@@ -174,7 +174,7 @@ void expect_paced_first_wave() {
     const std::uint64_t aggregate = stamps[t].ns[at(TracePoint::Aggregate)];
     const double waited_ns = static_cast<double>(aggregate - stamps[t].ns[at(TracePoint::Drawn)]);
     EXPECT_GE(waited_ns, t * tile_bytes / kGBps) << "tile " << t;
-    EXPECT_GT(aggregate, previous) << "tile " << t;
+    if (lt::timing_checked("paced tiles' order")) EXPECT_GT(aggregate, previous) << "tile " << t;
     previous = aggregate;
   }
 }
