@@ -85,15 +85,16 @@ cudaError_t resident_blocks(std::uint32_t& blocks) {
 
 // One block per tile; a persistent agent: as many as fit at once, at most
 // one per tile. An agent that prefetches into L2 learns which tiles it may
-// ask for: past the first wave (their blocks load them already) and whole.
+// ask for: past the first wave (their blocks load them already) and whole;
+// one that paces its first wave learns how many blocks that wave has.
 template <class Agent>
 cudaError_t launch(typename Agent::Params params, cudaStream_t stream) {
   std::uint32_t grid = params.num_tiles;
+  constexpr bool kPersistent = protocol::persistent(Agent::P);
   constexpr bool kWindow = Agent::kPrefetchTiles > 0 || Agent::kPaceGBps > 0;
-  if constexpr (protocol::persistent(Agent::P) || kWindow) {
+  if constexpr (kPersistent || kWindow) {
     std::uint32_t resident = 0;
     if (const cudaError_t e = resident_blocks<Agent>(resident); e != cudaSuccess) return e;
-    constexpr bool kPersistent = protocol::persistent(Agent::P);
     if constexpr (kPersistent) grid = std::min(grid, resident);
     if constexpr (kWindow) {
       params.prefetch = device::prefetch_window(resident, Agent::P.tiles_per_block,
