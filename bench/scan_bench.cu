@@ -1244,6 +1244,15 @@ struct NoDelay : Policy {
   static constexpr int kLookbackDelayNs = 0;
 };
 
+// Another look-back window (Protocol::window, at most 32: one warp's lanes).
+template <int kWindow>
+struct WindowChange {
+  constexpr lookback::protocol::Protocol operator()(lookback::protocol::Protocol p) const {
+    p.window = kWindow;
+    return p;
+  }
+};
+
 void trace_suite(const Settings& s) {
   using lookback::Instrumented;
   using V = lookback::Variant;
@@ -1263,6 +1272,11 @@ void trace_suite(const Settings& s) {
       Instrumented<Bench<V::Coarsened, lookback::PacedFirstWave<lookback::CoarsenedPolicy, 4000>>>;
   using IPpace =
       Instrumented<Bench<V::Pipelined, lookback::PacedFirstWave<lookback::PipelinedPolicy, 4000>>>;
+  // Open question (2026-11-28): whether 2^20 waits for the look-back's
+  // serial rounds (one per window of predecessors); with narrower windows
+  // it would take more rounds and longer.
+  using IWs16 = ExptProtocol<IWs, WindowChange<16>>;
+  using IWs8 = ExptProtocol<IWs, WindowChange<8>>;
   std::printf("\n== tile timelines (instrumented kernels, u32 inclusive sum) ==\n");
   const auto ns = powers_of_two(s, {16, 20, 24, 26});
   if (ns.empty()) return;
@@ -1276,8 +1290,11 @@ void trace_suite(const Settings& s) {
                                      n * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, stream));
         },
         pools.slices(n), stream, s.quick);
-    if (n <= (std::int64_t{1} << 20))
+    if (n <= (std::int64_t{1} << 20)) {
       trace_one<IWs>("warp-lookback-small", n, copy, pools, stream, s);
+      trace_one<IWs16>("EXPT-ws window16", n, copy, pools, stream, s);
+      trace_one<IWs8>("EXPT-ws window8", n, copy, pools, stream, s);
+    }
     trace_one<IW>("warp-lookback", n, copy, pools, stream, s);
     trace_one<IC>("coarsened", n, copy, pools, stream, s);
     trace_one<IP>("pipelined", n, copy, pools, stream, s);
