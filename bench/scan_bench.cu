@@ -586,18 +586,6 @@ struct OrdersChange {
 template <class Base, bool kRelaxedPublish, lookback::protocol::Order kLookbackOrder>
 using ExptOrders = ExptProtocol<Base, OrdersChange<kRelaxedPublish, kLookbackOrder>>;
 
-// Another look-back window (Protocol::window, protocol::valid_window), with
-// acquire reads or relaxed ones (a packed word carries its value; several
-// acquire loads of one lane wait for each other).
-template <int kWindow, lookback::protocol::Order kOrder = lookback::protocol::Order::Acquire>
-struct WindowChange {
-  constexpr lookback::protocol::Protocol operator()(lookback::protocol::Protocol p) const {
-    p.window = kWindow;
-    p.lookback_order = kOrder;
-    return p;
-  }
-};
-
 // Copies of our own next to cudaMemcpyAsync (explore_copy_floor): the floor
 // under a one-launch scan at small n. Each row's output is compared with its
 // input; % of copy and the ratio to CUB as for the scans.
@@ -1008,32 +996,6 @@ void explore_suite(const Settings& s) {
          Bench<C::Pipelined, lookback::PacedFirstWave<PipelinedPolicy, 6000>>, BFallback,
          Bench<C::Fallback, lookback::PacedFirstWave<FallbackPolicy, 4000>>>(s, "explore_pace",
                                                                              pf_sizes, pace_names);
-
-  // Open question (2026-11-28): what holds the look-backs of a one-wave
-  // grid (2^20 items: 256 small tiles) for 2-3 us after the last aggregate
-  // is in? Windows of 64-256 (one round for the whole grid) were slower at
-  // every size on an H200, even at 2^16 (16 tiles, the same reads); so is it
-  // the polling (every waiting warp re-reads its window back to back, all on
-  // the same few descriptor lines)? EXPT rows: spin back-off ("spin", ns),
-  // a look-back delay in every grid ("delay", ns), wider windows with
-  // relaxed reads ("w256r").
-  const auto window_sizes = powers_of_two(s, {16, 18, 19, 20, 21, 22, 24});
-  const std::vector<const char*> window_names = {
-      "warp-lookback-small",   "EXPT-ws spin100",  "EXPT-ws spin250",     "EXPT-ws spin500",
-      "EXPT-ws spin1000",      "EXPT-ws delay500", "EXPT-ws delay1000",   "EXPT-ws w256r",
-      "EXPT-ws w256r spin500", "EXPT-ws w64r",     "EXPT-ws w64r spin250"};
-  using S100 = Bench<C::WarpLookback, TilePolicy<256, 64, 4, 3000, 100, false, 1024>>;
-  using S250 = Bench<C::WarpLookback, TilePolicy<256, 64, 4, 3000, 250, false, 1024>>;
-  using S500 = Bench<C::WarpLookback, TilePolicy<256, 64, 4, 3000, 500, false, 1024>>;
-  using S1000 = Bench<C::WarpLookback, TilePolicy<256, 64, 4, 3000, 1000, false, 1024>>;
-  using D500 = Bench<C::WarpLookback, TilePolicy<256, 64, 4, 500, 0, false, 0>>;
-  using D1000 = Bench<C::WarpLookback, TilePolicy<256, 64, 4, 1000, 0, false, 0>>;
-  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarpSmall, S100, S250,
-         S500, S1000, D500, D1000, ExptProtocol<BWarpSmall, WindowChange<256, Order::Relaxed>>,
-         ExptProtocol<S500, WindowChange<256, Order::Relaxed>>,
-         ExptProtocol<BWarpSmall, WindowChange<64, Order::Relaxed>>,
-         ExptProtocol<S250, WindowChange<64, Order::Relaxed>>>(s, "explore_window", window_sizes,
-                                                               window_names);
 }
 
 // Look-back statistics from instrumented kernels, and forced stalls.
@@ -1282,6 +1244,15 @@ struct NoDelay : Policy {
   static constexpr int kLookbackDelayNs = 0;
 };
 
+// Another look-back window (Protocol::window, at most 32: one warp's lanes).
+template <int kWindow>
+struct WindowChange {
+  constexpr lookback::protocol::Protocol operator()(lookback::protocol::Protocol p) const {
+    p.window = kWindow;
+    return p;
+  }
+};
+
 void trace_suite(const Settings& s) {
   using lookback::Instrumented;
   using V = lookback::Variant;
@@ -1306,8 +1277,6 @@ void trace_suite(const Settings& s) {
   // it would take more rounds and longer.
   using IWs16 = ExptProtocol<IWs, WindowChange<16>>;
   using IWs8 = ExptProtocol<IWs, WindowChange<8>>;
-  using IWs256 = ExptProtocol<IWs, WindowChange<256>>;
-  using IWs256r = ExptProtocol<IWs, WindowChange<256, lookback::protocol::Order::Relaxed>>;
   std::printf("\n== tile timelines (instrumented kernels, u32 inclusive sum) ==\n");
   const auto ns = powers_of_two(s, {16, 20, 24, 26});
   if (ns.empty()) return;
@@ -1325,8 +1294,6 @@ void trace_suite(const Settings& s) {
       trace_one<IWs>("warp-lookback-small", n, copy, pools, stream, s);
       trace_one<IWs16>("EXPT-ws window16", n, copy, pools, stream, s);
       trace_one<IWs8>("EXPT-ws window8", n, copy, pools, stream, s);
-      trace_one<IWs256>("EXPT-ws window256", n, copy, pools, stream, s);
-      trace_one<IWs256r>("EXPT-ws window256r", n, copy, pools, stream, s);
     }
     trace_one<IW>("warp-lookback", n, copy, pools, stream, s);
     trace_one<IC>("coarsened", n, copy, pools, stream, s);
