@@ -586,24 +586,6 @@ struct OrdersChange {
 template <class Base, bool kRelaxedPublish, lookback::protocol::Order kLookbackOrder>
 using ExptOrders = ExptProtocol<Base, OrdersChange<kRelaxedPublish, kLookbackOrder>>;
 
-// Another look-back window (Protocol::window, protocol::valid_window), with
-// acquire reads or relaxed ones (a packed word carries its value; several
-// acquire loads of one lane wait for each other).
-template <int kWindow, lookback::protocol::Order kOrder = lookback::protocol::Order::Acquire>
-struct WindowChange {
-  constexpr lookback::protocol::Protocol operator()(lookback::protocol::Protocol p) const {
-    p.window = kWindow;
-    p.lookback_order = kOrder;
-    return p;
-  }
-};
-
-// A look-back whose re-reads skip the words already seen non-INVALID.
-template <class Policy>
-struct PollInvalid : Policy {
-  static constexpr bool kPollInvalidOnly = true;
-};
-
 // Copies of our own next to cudaMemcpyAsync (explore_copy_floor): the floor
 // under a one-launch scan at small n. Each row's output is compared with its
 // input; % of copy and the ratio to CUB as for the scans.
@@ -1014,30 +996,6 @@ void explore_suite(const Settings& s) {
          Bench<C::Pipelined, lookback::PacedFirstWave<PipelinedPolicy, 6000>>, BFallback,
          Bench<C::Fallback, lookback::PacedFirstWave<FallbackPolicy, 4000>>>(s, "explore_pace",
                                                                              pf_sizes, pace_names);
-
-  // Open question (2026-11-28): what holds the look-backs of a one-wave
-  // grid (2^20 items: 256 small tiles) for 2-3 us after the last aggregate
-  // is in? Windows of 64-256 (one round for the whole grid) were slower at
-  // every size on an H200, even at 2^16 (16 tiles, the same reads); so is it
-  // the polling (every waiting warp re-reads its window back to back, all on
-  // the same few descriptor lines)? EXPT rows: spin back-off ("spin", ns),
-  // a look-back delay in every grid ("delay", ns), wider windows with
-  // relaxed reads ("w256r").
-  const auto window_sizes = powers_of_two(s, {16, 18, 19, 20, 21, 22, 24, 26, 28, 30});
-  const std::vector<const char*> window_names = {
-      "warp-lookback-small", "EXPT-ws poll",  "EXPT-ws w64r poll", "EXPT-ws w128r poll",
-      "EXPT-ws w256r poll",  "EXPT-ws w256r", "warp-lookback",     "EXPT-w poll",
-      "pipelined",           "EXPT-p poll",   "fallback",          "EXPT-f poll"};
-  using SP = Bench<C::WarpLookback, PollInvalid<lookback::WarpLookbackSmallPolicy>>;
-  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarpSmall, SP,
-         ExptProtocol<SP, WindowChange<64, Order::Relaxed>>,
-         ExptProtocol<SP, WindowChange<128, Order::Relaxed>>,
-         ExptProtocol<SP, WindowChange<256, Order::Relaxed>>,
-         ExptProtocol<BWarpSmall, WindowChange<256, Order::Relaxed>>, BWarp,
-         Bench<C::WarpLookback, PollInvalid<lookback::WarpLookbackPolicy>>, BPipelined,
-         Bench<C::Pipelined, PollInvalid<lookback::PipelinedPolicy>>, BFallback,
-         Bench<C::Fallback, PollInvalid<lookback::FallbackPolicy>>>(s, "explore_window",
-                                                                    window_sizes, window_names);
 }
 
 // Look-back statistics from instrumented kernels, and forced stalls.
@@ -1286,6 +1244,15 @@ struct NoDelay : Policy {
   static constexpr int kLookbackDelayNs = 0;
 };
 
+// Another look-back window (Protocol::window, at most 32: one warp's lanes).
+template <int kWindow>
+struct WindowChange {
+  constexpr lookback::protocol::Protocol operator()(lookback::protocol::Protocol p) const {
+    p.window = kWindow;
+    return p;
+  }
+};
+
 void trace_suite(const Settings& s) {
   using lookback::Instrumented;
   using V = lookback::Variant;
@@ -1310,11 +1277,6 @@ void trace_suite(const Settings& s) {
   // it would take more rounds and longer.
   using IWs16 = ExptProtocol<IWs, WindowChange<16>>;
   using IWs8 = ExptProtocol<IWs, WindowChange<8>>;
-  using IWs256 = ExptProtocol<IWs, WindowChange<256>>;
-  using IWs256r = ExptProtocol<IWs, WindowChange<256, lookback::protocol::Order::Relaxed>>;
-  using IWsPoll =
-      Instrumented<Bench<V::WarpLookback, PollInvalid<lookback::WarpLookbackSmallPolicy>>>;
-  using IWs256rPoll = ExptProtocol<IWsPoll, WindowChange<256, lookback::protocol::Order::Relaxed>>;
   std::printf("\n== tile timelines (instrumented kernels, u32 inclusive sum) ==\n");
   const auto ns = powers_of_two(s, {16, 20, 24, 26});
   if (ns.empty()) return;
@@ -1332,10 +1294,6 @@ void trace_suite(const Settings& s) {
       trace_one<IWs>("warp-lookback-small", n, copy, pools, stream, s);
       trace_one<IWs16>("EXPT-ws window16", n, copy, pools, stream, s);
       trace_one<IWs8>("EXPT-ws window8", n, copy, pools, stream, s);
-      trace_one<IWs256>("EXPT-ws window256", n, copy, pools, stream, s);
-      trace_one<IWs256r>("EXPT-ws window256r", n, copy, pools, stream, s);
-      trace_one<IWsPoll>("EXPT-ws poll", n, copy, pools, stream, s);
-      trace_one<IWs256rPoll>("EXPT-ws window256r poll", n, copy, pools, stream, s);
     }
     trace_one<IW>("warp-lookback", n, copy, pools, stream, s);
     trace_one<IC>("coarsened", n, copy, pools, stream, s);

@@ -1,9 +1,8 @@
 // The warp look-back, generated from a Protocol.
 //
 // One warp of the waiting tile reads the descriptors of a window of P.window
-// predecessors at once (one lane each, or P.window / 32 consecutive ones a
-// lane in a wider window; P.lookback_order, then P.lookback_fence), waits
-// while any of them is INVALID, and combines the
+// predecessors at once (one lane each, P.lookback_order, then
+// P.lookback_fence), waits while any of them is INVALID, and combines the
 // window's values in tile order (the operator may be non-commutative:
 // value(j_low) op ... op value(j_high)), stopping at the closest PREFIX. Each
 // further window lies to the left of what was combined so far.
@@ -41,18 +40,13 @@
 namespace lookback::device {
 
 template <Protocol P, class T, class Op, bool kDeterministic, bool kInstrumented,
-          int kSpinDelayNs = 0, bool kPollInvalidOnly = false>
+          int kSpinDelayNs = 0>
 class WindowLookback {
  public:
   using Desc = Descriptor<P, T>;
   using Word = typename Desc::Word;
   static constexpr int kWindow = P.window;
-  static_assert(protocol::valid_window(kWindow), "a look-back window is read by one warp");
-  // Lane l reads the kSlots consecutive predecessors base - kWindow +
-  // l * kSlots + [0, kSlots): the higher the lane and slot, the nearer the
-  // tile.
-  static constexpr int kLanes = kWindow < 32 ? kWindow : 32;
-  static constexpr int kSlots = kWindow / kLanes;
+  static_assert(kWindow >= 1 && kWindow <= 32, "a look-back window is read by one warp");
   static constexpr unsigned kFull = 0xffffffffu;
 
   __device__ WindowLookback(const Desc& desc, Op op, std::uint32_t epoch, Header* header,
@@ -81,29 +75,27 @@ class WindowLookback {
     while (true) {
       if (!wait_window(base, me, reduce)) break;
       if constexpr (kInstrumented) ++windows_;
-      const int my_stop = nearest(base, me, [&](Word w) { return is_stop(status(w)); });
-      const unsigned stop = __ballot_sync(kFull, my_stop >= 0);
-      if (stop == 0 && base < kWindow) {
+      const std::int64_t j = base - kWindow + lane_;
+      const bool active = lane_ < kWindow && j >= 0;
+      const unsigned stop = __ballot_sync(kFull, active && is_stop(status(me.w)));
+      const int first_active = base >= kWindow ? 0 : static_cast<int>(kWindow - base);
+      if (stop == 0 && first_active > 0) {
         // The window reaches tile 0 and holds no PREFIX: tile 0 never
         // published one (only a flawed variant does that). Wait, bounded.
         if (wd_.expired(tile_, lane_)) break;
         continue;
       }
-      // The closest stop: lane lo, slot lo_slot (the whole window without one).
       const int lo = stop ? 31 - __clz(stop) : 0;
-      const int lo_slot = stop ? cub::ShuffleIndex<32>(my_stop, lo, kFull) : 0;
-      T v[kSlots]{};
-      if (!kDeterministic || stop) values(base, me, lo, lo_slot, v);
+      T v{};
+      if ((!kDeterministic || stop) && active && lane_ >= lo) v = lane_value(j, me);
       if constexpr (!kDeterministic) {
-        // Each lane folds its own slots from the stop on, then a suffix
-        // reduction: lane l ends with (lane l's part) op ... op (lane kLanes-1's).
-        T mine = fold_slots(v, lane_ == lo ? lo_slot : 0);
+        // Suffix reduction: lane l ends with value(l) op ... op value(kWindow-1).
 #pragma unroll
-        for (int off = 1; off < kLanes; off <<= 1) {
-          const T other = cub::ShuffleDown<32>(mine, off, 31, kFull);
-          if (lane_ + off < kLanes) mine = op_(mine, other);
+        for (int off = 1; off < kWindow; off <<= 1) {
+          const T other = cub::ShuffleDown<32>(v, off, 31, kFull);
+          if (lane_ + off < kWindow) v = op_(v, other);
         }
-        const T window = cub::ShuffleIndex<32>(mine, lo, kFull);
+        const T window = cub::ShuffleIndex<32>(v, lo, kFull);
         acc = acc.valid ? Partial<T>{op_(window, acc.value), true} : Partial<T>{window, true};
         if (stop) {
           exclusive = acc.value;
@@ -112,7 +104,7 @@ class WindowLookback {
         }
       } else {
         if (stop) {
-          T folded = fold(v, lo, lo_slot);
+          T folded = fold(v, lo);
           ok = true;
           for (int d = 0; d < depth && ok; ++d) {
             base += kWindow;
@@ -131,26 +123,10 @@ class WindowLookback {
 
  private:
   struct View {
-    Word w[kSlots];      // the descriptor words this lane last read
-    bool known[kSlots];  // that value is already in v (set by a successful fallback)
-    T v[kSlots];
+    Word w;      // the descriptor word this lane last read
+    bool known;  // its value is already in v (set by a successful fallback)
+    T v;
   };
-
-  __device__ std::int64_t index(std::int64_t base, int slot) const {
-    return base - kWindow + static_cast<std::int64_t>(lane_) * kSlots + slot;
-  }
-  __device__ bool active(std::int64_t base, int slot) const {
-    return lane_ < kLanes && index(base, slot) >= 0;
-  }
-  // This lane's nearest active slot whose word satisfies `pred`, or -1.
-  template <class Pred>
-  __device__ int nearest(std::int64_t base, const View& me, Pred pred) const {
-    int found = -1;
-#pragma unroll
-    for (int m = 0; m < kSlots; ++m)
-      if (active(base, m) && pred(me.w[m])) found = m;
-    return found;
-  }
 
   __device__ protocol::Status status(Word w) const {
     return protocol::effective_status(Desc::tag(w), epoch_, P.reset);
@@ -162,63 +138,31 @@ class WindowLookback {
       return s == protocol::Status::Prefix;
     }
   }
-  // The values of this lane's slots from the closest stop (lane lo, slot
-  // lo_slot) on; the others, which the fold skips, stay T{} (a split layout
-  // reads no value word for them).
-  __device__ void values(std::int64_t base, const View& me, int lo, int lo_slot,
-                         T (&v)[kSlots]) const {
-#pragma unroll
-    for (int m = 0; m < kSlots; ++m) {
-      if (!active(base, m) || lane_ < lo || (lane_ == lo && m < lo_slot)) continue;
-      v[m] =
-          me.known[m] ? me.v[m] : desc_.value(static_cast<std::uint32_t>(index(base, m)), me.w[m]);
-    }
-  }
-  // Left fold of this lane's slots [from, kSlots - 1].
-  __device__ T fold_slots(const T (&v)[kSlots], int from) const {
-    T a = v[kSlots - 1];
-    if constexpr (kSlots > 1) {
-      Partial<T> p{};
-#pragma unroll
-      for (int m = 0; m < kSlots; ++m)
-        if (m >= from) p = combine(op_, p, v[m]);
-      a = p.value;
-    }
-    return a;
+  __device__ T lane_value(std::int64_t j, const View& me) const {
+    return me.known ? me.v : desc_.value(static_cast<std::uint32_t>(j), me.w);
   }
 
   // Reads window [base - kWindow, base - 1] until no lane's descriptor is
   // INVALID; runs the fallback when the spec bounds the wait.
   template <class Reducer>
   __device__ bool wait_window(std::int64_t base, View& me, Reducer& reduce) {
+    const std::int64_t j = base - kWindow + lane_;
+    const bool active = lane_ < kWindow && j >= 0;
     int spins = 0;
     bool reload = true;
-    bool first = true;
     while (true) {
       if (reload) {
-        if (kLanes == 32 || lane_ < kLanes) {
-          // Every slot loads (a slot before tile 0 reads tile 0's word and
-          // is ignored): one basic block, so the loads issue back to back.
-          // kPollInvalidOnly: a re-read skips the words already seen
-          // non-INVALID (a descriptor never moves back).
-#pragma unroll
-          for (int m = 0; m < kSlots; ++m) {
-            const std::int64_t j = index(base, m);
-            if (!kPollInvalidOnly || first || status(me.w[m]) == protocol::Status::Invalid) {
-              me.w[m] = desc_.load(static_cast<std::uint32_t>(j < 0 ? 0 : j));
-              me.known[m] = false;
-            }
-          }
+        if (active) {
+          me.w = desc_.load(static_cast<std::uint32_t>(j));
+          me.known = false;
         }
-        first = false;
         fence<P.lookback_fence>();
         if constexpr (kInstrumented)
           perturb_delay(*perturb_, tile_, PerturbPoint::InLookback,
                         static_cast<std::uint32_t>(base) * 64u + static_cast<std::uint32_t>(spins));
       }
-      const int my_invalid =
-          nearest(base, me, [&](Word w) { return status(w) == protocol::Status::Invalid; });
-      const unsigned invalid = __ballot_sync(kFull, my_invalid >= 0);
+      const unsigned invalid =
+          __ballot_sync(kFull, active && status(me.w) == protocol::Status::Invalid);
       if (invalid == 0) return true;
       reload = true;
       if (wd_.expired(tile_, lane_)) return false;
@@ -227,11 +171,8 @@ class WindowLookback {
       if constexpr (protocol::bounded_wait(P)) {
         if (++spins >= P.spin_bound) {
           spins = 0;
-          // The closest INVALID predecessor.
-          const int blocker = 31 - __clz(invalid);
-          const int slot = cub::ShuffleIndex<32>(my_invalid, blocker, kFull);
-          fallback(base - kWindow + static_cast<std::int64_t>(blocker) * kSlots + slot, blocker,
-                   slot, me, reduce);
+          const int blocker = 31 - __clz(invalid);  // the closest INVALID predecessor
+          fallback(base - kWindow + blocker, blocker, me, reduce);
           reload = false;  // use what the CAS observed; re-read the rest next round
         }
       }
@@ -239,14 +180,14 @@ class WindowLookback {
   }
 
   template <class Reducer>
-  __device__ void fallback(std::int64_t jb, int blocker, int slot, View& me, Reducer& reduce) {
+  __device__ void fallback(std::int64_t jb, int blocker, View& me, Reducer& reduce) {
     const auto t = static_cast<std::uint32_t>(jb);
     const T aggregate = reduce(t);  // warp-collective
     if constexpr (kInstrumented)
       perturb_delay(*perturb_, tile_, PerturbPoint::BeforeFallbackPublish, t);
     // Tile 0's reduction is its inclusive prefix (protocol::fallback_status).
     const protocol::Status fs = protocol::fallback_status(jb);
-    Word seen = cub::ShuffleIndex<32>(slot_word(me, slot), blocker, kFull);
+    Word seen = cub::ShuffleIndex<32>(me.w, blocker, kFull);
     bool publish = true;
     if constexpr (protocol::fallback_validates(P)) {
       fence<protocol::validation_fence(P)>();
@@ -265,32 +206,27 @@ class WindowLookback {
       seen = again;
     }
     bool won = false;
-    Word w = seen;
-    bool known = false;
     if (lane_ == blocker) {
       if (!publish) {
-        // keep what the re-read saw
+        me.w = seen;
+        me.known = false;
       } else if constexpr (protocol::fallback_uses_cas(P)) {
         Word expected = seen;
         if (desc_.cas_publish(t, expected, fs, aggregate, epoch_)) {
-          w = Desc::published_word(fs, aggregate, epoch_);
-          known = true;
+          me.w = Desc::published_word(fs, aggregate, epoch_);
+          me.known = true;
+          me.v = aggregate;
           won = true;
         } else {
-          w = expected;  // what the CAS observed: AGGREGATE or PREFIX of this epoch
+          me.w = expected;  // what the CAS observed: AGGREGATE or PREFIX of this epoch
+          me.known = false;
         }
       } else {
         desc_.publish(t, fs, aggregate, epoch_);  // flawed: plain store
-        w = Desc::published_word(fs, aggregate, epoch_);
-        known = true;
+        me.w = Desc::published_word(fs, aggregate, epoch_);
+        me.known = true;
+        me.v = aggregate;
         won = true;
-      }
-#pragma unroll
-      for (int m = 0; m < kSlots; ++m) {
-        if (m != slot) continue;
-        me.w[m] = w;
-        me.known[m] = known;
-        me.v[m] = aggregate;
       }
     }
     fence<P.lookback_fence>();  // the CAS's read is a look-back read too
@@ -299,61 +235,36 @@ class WindowLookback {
       if (__any_sync(kFull, won)) ++fallback_wins_;
     }
   }
-  // me.w[slot] for a slot known at run time only (a register array is
-  // indexed by constants).
-  __device__ static Word slot_word(const View& me, int slot) {
-    Word w = me.w[0];
-#pragma unroll
-    for (int m = 1; m < kSlots; ++m)
-      if (m == slot) w = me.w[m];
-    return w;
-  }
 
-  // Left fold, one value at a time, of lane `from`'s slots [from_slot,
-  // kSlots - 1] and every slot of the lanes above it.
-  __device__ T fold(const T (&v)[kSlots], int from, int from_slot) const {
-    Partial<T> a{};
-    for (int lane = from; lane < kLanes; ++lane) {
-#pragma unroll
-      for (int m = 0; m < kSlots; ++m) {
-        const T x = cub::ShuffleIndex<32>(v[m], lane, kFull);
-        if (lane > from || m >= from_slot) a = combine(op_, a, x);
-      }
-    }
-    return a.value;
+  // Left fold of the lanes [from, kWindow - 1] of v, one by one.
+  __device__ T fold(const T& v, int from) const {
+    T a = cub::ShuffleIndex<32>(v, from, kFull);
+    for (int m = from + 1; m < kWindow; ++m)
+      a = op_(a, cub::ShuffleIndex<32>(v, m, kFull));
+    return a;
   }
 
   // Deterministic second pass: fold window [base - kWindow, base - 1] (all of
   // whose descriptors were seen non-INVALID) into `a`, restarting at its
   // closest PREFIX if it has one by now.
   __device__ bool refold(std::int64_t base, T& a) {
-    View me{};
+    const std::int64_t j = base - kWindow + lane_;
+    const bool active = lane_ < kWindow;
+    Word w{};
     while (true) {
-#pragma unroll
-      for (int m = 0; m < kSlots; ++m) {
-        if (active(base, m)) me.w[m] = desc_.load(static_cast<std::uint32_t>(index(base, m)));
-        me.known[m] = false;
-      }
+      if (active) w = desc_.load(static_cast<std::uint32_t>(j));
       fence<P.lookback_fence>();
-      const int my_invalid =
-          nearest(base, me, [&](Word w) { return status(w) == protocol::Status::Invalid; });
-      if (__ballot_sync(kFull, my_invalid >= 0) == 0) break;
+      if (__ballot_sync(kFull, active && status(w) == protocol::Status::Invalid) == 0) break;
       if (wd_.expired(tile_, lane_)) return false;  // a descriptor moved backwards
     }
-    const int my_stop = nearest(base, me, [&](Word w) { return is_stop(status(w)); });
-    const unsigned stop = __ballot_sync(kFull, my_stop >= 0);
-    const int lo = stop ? 31 - __clz(stop) : 0;
-    const int lo_slot = stop ? cub::ShuffleIndex<32>(my_stop, lo, kFull) : 0;
-    T v[kSlots]{};
-    values(base, me, lo, lo_slot, v);
+    const unsigned stop = __ballot_sync(kFull, active && is_stop(status(w)));
+    T v{};
+    if (active) v = desc_.value(static_cast<std::uint32_t>(j), w);
     if (stop) {
-      a = fold(v, lo, lo_slot);
+      a = fold(v, 31 - __clz(stop));
     } else {
-      for (int lane = 0; lane < kLanes; ++lane) {
-#pragma unroll
-        for (int m = 0; m < kSlots; ++m)
-          a = op_(a, cub::ShuffleIndex<32>(v[m], lane, kFull));
-      }
+      for (int m = 0; m < kWindow; ++m)
+        a = op_(a, cub::ShuffleIndex<32>(v, m, kFull));
     }
     return true;
   }

@@ -64,9 +64,8 @@ struct TilePrefix {
         __nanosleep(Policy::kLookbackDelayNs);
       }
     }
-    WindowLookback<P, T, Op, kDeterministic, kInstrumented, Policy::kSpinDelayNs,
-                   Policy::kPollInvalidOnly>
-        lookback(desc, op, epoch, p.header, p.watchdog, tile, lane, p.perturb);
+    WindowLookback<P, T, Op, kDeterministic, kInstrumented, Policy::kSpinDelayNs> lookback(
+        desc, op, epoch, p.header, p.watchdog, tile, lane, p.perturb);
     T prefix{};
     if (!lookback.run(reduce, prefix)) return false;
     exclusive = Partial<T>{prefix, true};

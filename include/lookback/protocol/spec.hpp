@@ -131,8 +131,7 @@ struct Protocol {
   // Split layout only: accesses to the value words.
   Order value_order = Order::Weak;
 
-  // Predecessors inspected per look-back step (a warp reads them at once;
-  // valid_window says which sizes a warp can read).
+  // Predecessors inspected per look-back step (a warp reads them at once).
   int window = 32;
 
   // Decoupled fallback: a tile that has spun `spin_bound` look-back rounds on
@@ -329,17 +328,6 @@ LOOKBACK_HD constexpr Order fallback_cas_order(const Protocol& p) {
   const bool rel = p.publish_order == Order::Release || p.publish_order == Order::AcqRel;
   const bool acq = p.lookback_order == Order::Acquire || p.lookback_order == Order::AcqRel;
   return rel && acq ? Order::AcqRel : rel ? Order::Release : acq ? Order::Acquire : Order::Relaxed;
-}
-
-// Look-back windows one warp reads at once: up to 32 predecessors, one a
-// lane, or a multiple of 32 up to kMaxWindow, each lane reading window / 32
-// consecutive ones. A window as wide as a one-wave grid resolves every tile
-// of it in one round once the aggregates are in; a 32-wide one needs a round
-// per 32 predecessors when no PREFIX is near (small scans, H200 traces of
-// 2026-11-28).
-inline constexpr int kMaxWindow = 256;
-LOOKBACK_HD constexpr bool valid_window(int w) {
-  return w >= 1 && (w <= 32 || (w % 32 == 0 && w <= kMaxWindow));
 }
 
 // Orders of the launch bookkeeping, the same for every variant.
