@@ -585,12 +585,6 @@ struct OrdersChange {
 template <class Base, bool kRelaxedPublish, lookback::protocol::Order kLookbackOrder>
 using ExptOrders = ExptProtocol<Base, OrdersChange<kRelaxedPublish, kLookbackOrder>>;
 
-// EXPT: the two-level look-back (group_lookback.cuh).
-template <class Policy>
-struct GroupLb : Policy {
-  static constexpr bool kGroupLookback = true;
-};
-
 // Copies of our own next to cudaMemcpyAsync (explore_copy_floor): the floor
 // under a one-launch scan at small n. Each row's output is compared with its
 // input; % of copy and the ratio to CUB as for the scans.
@@ -1001,21 +995,6 @@ void explore_suite(const Settings& s) {
          Bench<C::Pipelined, lookback::PacedFirstWave<PipelinedPolicy, 6000>>, BFallback,
          Bench<C::Fallback, lookback::PacedFirstWave<FallbackPolicy, 4000>>>(s, "explore_pace",
                                                                              pf_sizes, pace_names);
-
-  // Open question (2026-11-28): does a two-level look-back (group words of
-  // 32 tiles, group_lookback.cuh) take hops out of small scans? EXPT rows
-  // "group". The plans are sized for the largest n, 2^28, where the group
-  // rows have no room for their group words and run the window look-back.
-  const auto group_sizes = powers_of_two(s, {16, 18, 19, 20, 21, 22, 24, 26, 28});
-  const std::vector<const char*> group_names = {
-      "warp-lookback-small", "EXPT-ws group", "warp-lookback", "EXPT-w group",
-      "coarsened",           "EXPT-c group",  "pipelined",     "EXPT-p group"};
-  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarpSmall,
-         Bench<C::WarpLookback, GroupLb<lookback::WarpLookbackSmallPolicy>>, BWarp,
-         Bench<C::WarpLookback, GroupLb<WarpLookbackPolicy>>, BCoarse,
-         Bench<C::Coarsened, GroupLb<CoarsenedPolicy>>, BPipelined,
-         Bench<C::Pipelined, GroupLb<PipelinedPolicy>>>(s, "explore_group", group_sizes,
-                                                        group_names);
 }
 
 // Look-back statistics from instrumented kernels, and forced stalls.
@@ -1186,7 +1165,7 @@ void trace_one(const char* name, std::int64_t n, const Timing& copy, Pools<std::
   using lookback::device::TileStamps;
   const auto tiles = static_cast<std::uint32_t>(lookback::detail::tiles_for<Cfg, T>(n));
   lookback::ScanPlan<T, Cfg> plan;
-  CHECK_CUDA(plan.init(2 * n, stream));  // EXPT: room for group words
+  CHECK_CUDA(plan.init(n, stream));
   TileStamps* d_stamps = nullptr;
   CHECK_CUDA(cudaMalloc(&d_stamps, sizeof(TileStamps) * tiles));
   CHECK_CUDA(cudaMemsetAsync(d_stamps, 0, sizeof(TileStamps) * tiles, stream));
@@ -1297,7 +1276,6 @@ void trace_suite(const Settings& s) {
   // it would take more rounds and longer.
   using IWs16 = ExptProtocol<IWs, WindowChange<16>>;
   using IWs8 = ExptProtocol<IWs, WindowChange<8>>;
-  using IWsGroup = Instrumented<Bench<V::WarpLookback, GroupLb<lookback::WarpLookbackSmallPolicy>>>;
   std::printf("\n== tile timelines (instrumented kernels, u32 inclusive sum) ==\n");
   const auto ns = powers_of_two(s, {16, 20, 24, 26});
   if (ns.empty()) return;
@@ -1315,7 +1293,6 @@ void trace_suite(const Settings& s) {
       trace_one<IWs>("warp-lookback-small", n, copy, pools, stream, s);
       trace_one<IWs16>("EXPT-ws window16", n, copy, pools, stream, s);
       trace_one<IWs8>("EXPT-ws window8", n, copy, pools, stream, s);
-      trace_one<IWsGroup>("EXPT-ws group", n, copy, pools, stream, s);
     }
     trace_one<IW>("warp-lookback", n, copy, pools, stream, s);
     trace_one<IC>("coarsened", n, copy, pools, stream, s);

@@ -158,7 +158,6 @@ struct TilePolicy {
   static constexpr int kMinBlocks = MinBlocksPerSm;
   static constexpr int kLookbackDelayNs = LookbackDelayNs;
   static constexpr int kSpinDelayNs = SpinDelayNs;
-  static constexpr bool kGroupLookback = false;  // EXPT: group_lookback.cuh
   static constexpr bool kStreaming = Streaming;
   // The look-back delay applies only to grids of at least this many tiles
   // (small scans are latency bound: every tile resolves within a few windows).

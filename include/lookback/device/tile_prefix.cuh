@@ -10,7 +10,6 @@
 #include <cstdint>
 
 #include "lookback/device/descriptor.cuh"
-#include "lookback/device/group_lookback.cuh"
 #include "lookback/device/lookback.cuh"
 #include "lookback/device/params.hpp"
 #include "lookback/device/partial.cuh"
@@ -65,23 +64,10 @@ struct TilePrefix {
         __nanosleep(Policy::kLookbackDelayNs);
       }
     }
+    WindowLookback<P, T, Op, kDeterministic, kInstrumented, Policy::kSpinDelayNs> lookback(
+        desc, op, epoch, p.header, p.watchdog, tile, lane, p.perturb);
     T prefix{};
-    if constexpr (Policy::kGroupLookback) {  // EXPT
-      static_assert(!kDeterministic, "EXPT: the group look-back is not deterministic");
-      using Group = GroupLookback<P, T, Op>;
-      if (Group::fits(p.num_tiles, p.descriptors.capacity)) {
-        Group group(desc, op, epoch, p.header, p.watchdog, tile, lane, p.num_tiles);
-        if (!group.run(aggregate, prefix)) return false;
-      } else {
-        WindowLookback<P, T, Op, kDeterministic, kInstrumented, Policy::kSpinDelayNs> lookback(
-            desc, op, epoch, p.header, p.watchdog, tile, lane, p.perturb);
-        if (!lookback.run(reduce, prefix)) return false;
-      }
-    } else {
-      WindowLookback<P, T, Op, kDeterministic, kInstrumented, Policy::kSpinDelayNs> lookback(
-          desc, op, epoch, p.header, p.watchdog, tile, lane, p.perturb);
-      if (!lookback.run(reduce, prefix)) return false;
-    }
+    if (!lookback.run(reduce, prefix)) return false;
     exclusive = Partial<T>{prefix, true};
     if constexpr (kInstrumented) perturb_delay(p.perturb, tile, PerturbPoint::BeforePrefix);
     if (lane == 0) {
