@@ -1196,8 +1196,7 @@ void trace_one(const char* name, std::int64_t n, const Timing& copy, Pools<std::
 
   // About 30 buckets of whole timer steps (%globaltimer may tick in
   // microseconds: a bucket of 1.5 steps would count one or two ticks).
-  const double step_us =
-      std::max(lookback::summarize_trace(stamps, 1.0).timer_step_ns / 1000.0, 0.001);
+  const double step_us = std::max(lookback::timer_step_ns(stamps) / 1000.0, 0.001);
   const double bucket = std::ceil(std::max(t.median_us / 30.0, 0.5) / step_us) * step_us;
   const lookback::TraceSummary sum = lookback::summarize_trace(stamps, bucket);
   const bool whole = sum.incomplete == 0 && sum.out_of_order == 0;

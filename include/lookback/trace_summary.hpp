@@ -45,13 +45,11 @@ struct TraceSummary {
   double span_us = 0;         // to the last store
   double first_input_us = 0;  // the earliest aggregate of any tile: the first input in
   double last_draw_us = 0;
-  double tail_us = 0;  // last draw to last store: the drain
-  StepTimes load;      // drawn -> aggregate (loads, local reduction; a paced wait)
-  StepTimes lookback;  // aggregate -> prefix (delay, look-back, waits)
-  StepTimes store;     // prefix -> stored (tile scan, output stores)
-  // The global timer's step: the smallest nonzero gap between two stamps
-  // (0 when no two differ). Times finer than this are noise.
-  double timer_step_ns = 0;
+  double tail_us = 0;        // last draw to last store: the drain
+  StepTimes load;            // drawn -> aggregate (loads, local reduction; a paced wait)
+  StepTimes lookback;        // aggregate -> prefix (delay, look-back, waits)
+  StepTimes store;           // prefix -> stored (tile scan, output stores)
+  double timer_step_ns = 0;  // lookback::timer_step_ns of the stamps
   double bucket_us = 0;
   std::vector<TimelineBucket> timeline;
 };
@@ -67,6 +65,29 @@ inline StepTimes step_times(std::vector<double> us) {
   return {rank(0.5), rank(0.9), us.back()};
 }
 }  // namespace detail
+
+// A tile whose every point was stamped, in order: the only kind the
+// summary uses.
+inline bool complete_in_order(const device::TileStamps& t) {
+  return std::none_of(std::begin(t.ns), std::end(t.ns), [](std::uint64_t v) { return v == 0; }) &&
+         std::is_sorted(std::begin(t.ns), std::end(t.ns));
+}
+
+// The global timer's step: the smallest nonzero gap between two stamps of
+// complete, in-order tiles (0 when no two differ). Times finer than this
+// are noise, so a caller sizes timeline buckets from it.
+inline double timer_step_ns(std::span<const device::TileStamps> stamps) {
+  std::vector<std::uint64_t> all;
+  for (const auto& t : stamps)
+    if (complete_in_order(t)) all.insert(all.end(), std::begin(t.ns), std::end(t.ns));
+  std::sort(all.begin(), all.end());
+  std::uint64_t step = 0;
+  for (std::size_t i = 1; i < all.size(); ++i) {
+    const std::uint64_t d = all[i] - all[i - 1];
+    if (d != 0 && (step == 0 || d < step)) step = d;
+  }
+  return static_cast<double>(step);
+}
 
 // The most buckets a timeline gets; a finer bucket_us widens to fit.
 inline constexpr std::size_t kMaxTimelineBuckets = 100000;
@@ -86,13 +107,14 @@ inline TraceSummary summarize_trace(std::span<const device::TileStamps> stamps, 
   good.reserve(stamps.size());
   std::vector<std::uint32_t> sms;
   for (const auto& t : stamps) {
-    if (std::any_of(std::begin(t.ns), std::end(t.ns), [](std::uint64_t v) { return v == 0; })) {
-      ++s.incomplete;
-    } else if (!std::is_sorted(std::begin(t.ns), std::end(t.ns))) {
-      ++s.out_of_order;
-    } else {
+    if (complete_in_order(t)) {
       good.push_back(&t);
       sms.push_back(t.sm);
+    } else if (std::any_of(std::begin(t.ns), std::end(t.ns),
+                           [](std::uint64_t v) { return v == 0; })) {
+      ++s.incomplete;
+    } else {
+      ++s.out_of_order;
     }
   }
   std::sort(sms.begin(), sms.end());
@@ -101,14 +123,11 @@ inline TraceSummary summarize_trace(std::span<const device::TileStamps> stamps, 
 
   std::uint64_t t0 = std::numeric_limits<std::uint64_t>::max(), first_agg = t0;
   std::uint64_t last_draw = 0, end = 0;
-  std::vector<std::uint64_t> all;
-  all.reserve(good.size() * device::kTracePoints);
   for (const auto* t : good) {
     t0 = std::min(t0, t->ns[kDrawn]);
     first_agg = std::min(first_agg, t->ns[kAggregate]);
     last_draw = std::max(last_draw, t->ns[kDrawn]);
     end = std::max(end, t->ns[kStored]);
-    all.insert(all.end(), std::begin(t->ns), std::end(t->ns));
   }
   const auto us = [&](std::uint64_t ns) { return static_cast<double>(ns - t0) / 1000.0; };
   s.span_us = us(end);
@@ -116,13 +135,7 @@ inline TraceSummary summarize_trace(std::span<const device::TileStamps> stamps, 
   s.last_draw_us = us(last_draw);
   s.tail_us = s.span_us - s.last_draw_us;
 
-  std::sort(all.begin(), all.end());
-  std::uint64_t step = 0;
-  for (std::size_t i = 1; i < all.size(); ++i) {
-    const std::uint64_t d = all[i] - all[i - 1];
-    if (d != 0 && (step == 0 || d < step)) step = d;
-  }
-  s.timer_step_ns = static_cast<double>(step);
+  s.timer_step_ns = timer_step_ns(stamps);
 
   std::vector<double> load, look, store;
   for (const auto* t : good) {

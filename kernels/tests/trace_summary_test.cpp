@@ -46,6 +46,21 @@ TEST(TraceSummary, SpanFillAndDrain) {
   EXPECT_DOUBLE_EQ(s.timer_step_ns, 500.0);
 }
 
+// The timer step counts complete, in-order tiles only: an incomplete
+// tile's finer gaps are not the timer's.
+TEST(TraceSummary, TimerStepIsTheSmallestGapOfCompleteTiles) {
+  EXPECT_DOUBLE_EQ(lookback::timer_step_ns(sample()), 500.0);
+  const std::vector<TileStamps> coarse = {tile(1000, 3000, 4000, 6000, 0),
+                                          tile(1000, 1100, 1200, 0, 1),      // incomplete
+                                          tile(1300, 1200, 1250, 1260, 1)};  // out of order
+  EXPECT_DOUBLE_EQ(lookback::timer_step_ns(coarse), 1000.0);
+  EXPECT_DOUBLE_EQ(summarize_trace(coarse, 1.0).timer_step_ns, 1000.0);
+  const std::vector<TileStamps> fine = {tile(1000, 3000, 4000, 6000, 0),
+                                        tile(1000, 1100, 1200, 1300, 1)};
+  EXPECT_DOUBLE_EQ(lookback::timer_step_ns(fine), 100.0);
+  EXPECT_DOUBLE_EQ(lookback::timer_step_ns(std::vector<TileStamps>{}), 0.0);
+}
+
 TEST(TraceSummary, StepTimesAreNearestRankPercentiles) {
   const auto s = summarize_trace(sample(), 2.0);
   EXPECT_DOUBLE_EQ(s.load.median_us, 2.0);  // {2, 2, 4}
