@@ -66,11 +66,13 @@ inline StepTimes step_times(std::vector<double> us) {
 }
 }  // namespace detail
 
-// A tile whose every point was stamped, in order: the only kind the
-// summary uses.
+// A tile whose every point was stamped (a zero stamp was never written).
+inline bool all_stamped(const device::TileStamps& t) {
+  return std::none_of(std::begin(t.ns), std::end(t.ns), [](std::uint64_t v) { return v == 0; });
+}
+// ... and in order: the only kind of tile the summary uses.
 inline bool complete_in_order(const device::TileStamps& t) {
-  return std::none_of(std::begin(t.ns), std::end(t.ns), [](std::uint64_t v) { return v == 0; }) &&
-         std::is_sorted(std::begin(t.ns), std::end(t.ns));
+  return all_stamped(t) && std::is_sorted(std::begin(t.ns), std::end(t.ns));
 }
 
 // The global timer's step: the smallest nonzero gap between two stamps of
@@ -110,8 +112,7 @@ inline TraceSummary summarize_trace(std::span<const device::TileStamps> stamps, 
     if (complete_in_order(t)) {
       good.push_back(&t);
       sms.push_back(t.sm);
-    } else if (std::any_of(std::begin(t.ns), std::end(t.ns),
-                           [](std::uint64_t v) { return v == 0; })) {
+    } else if (!all_stamped(t)) {
       ++s.incomplete;
     } else {
       ++s.out_of_order;
