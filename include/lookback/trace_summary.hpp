@@ -75,13 +75,13 @@ inline bool complete_in_order(const device::TileStamps& t) {
   return all_stamped(t) && std::is_sorted(std::begin(t.ns), std::end(t.ns));
 }
 
-// The global timer's step: the smallest nonzero gap between two stamps of
-// complete, in-order tiles (0 when no two differ). Times finer than this
-// are noise, so a caller sizes timeline buckets from it.
-inline double timer_step_ns(std::span<const device::TileStamps> stamps) {
+namespace detail {
+// The smallest nonzero gap between two stamps of `tiles` (0: none differ).
+inline double smallest_gap_ns(const std::vector<const device::TileStamps*>& tiles) {
   std::vector<std::uint64_t> all;
-  for (const auto& t : stamps)
-    if (complete_in_order(t)) all.insert(all.end(), std::begin(t.ns), std::end(t.ns));
+  all.reserve(tiles.size() * device::kTracePoints);
+  for (const auto* t : tiles)
+    all.insert(all.end(), std::begin(t->ns), std::end(t->ns));
   std::sort(all.begin(), all.end());
   std::uint64_t step = 0;
   for (std::size_t i = 1; i < all.size(); ++i) {
@@ -89,6 +89,17 @@ inline double timer_step_ns(std::span<const device::TileStamps> stamps) {
     if (d != 0 && (step == 0 || d < step)) step = d;
   }
   return static_cast<double>(step);
+}
+}  // namespace detail
+
+// The global timer's step: the smallest nonzero gap between two stamps of
+// complete, in-order tiles (0 when no two differ). Times finer than this
+// are noise, so a caller sizes timeline buckets from it.
+inline double timer_step_ns(std::span<const device::TileStamps> stamps) {
+  std::vector<const device::TileStamps*> good;
+  for (const auto& t : stamps)
+    if (complete_in_order(t)) good.push_back(&t);
+  return detail::smallest_gap_ns(good);
 }
 
 // The most buckets a timeline gets; a finer bucket_us widens to fit.
@@ -136,7 +147,7 @@ inline TraceSummary summarize_trace(std::span<const device::TileStamps> stamps, 
   s.last_draw_us = us(last_draw);
   s.tail_us = s.span_us - s.last_draw_us;
 
-  s.timer_step_ns = timer_step_ns(stamps);
+  s.timer_step_ns = detail::smallest_gap_ns(good);  // timer_step_ns, on the tiles in hand
 
   std::vector<double> load, look, store;
   for (const auto* t : good) {
