@@ -96,9 +96,8 @@ struct CubAgent {
       if constexpr (kInstrumented) trace_stamp(p.trace, sm.tile, TracePoint::Drawn);
       if constexpr (kPrefetchTiles > 0)
         prefetch_later_tile<kPrefetchTiles, kTileItems, false>(p.in, sm.tile, p.prefetch);
-      if constexpr (kPaceGBps > 0)
-        pace_first_wave<kPaceGBps, std::uint64_t{kTileItems} * sizeof(T)>(
-            d.count, first_wave_blocks(p.prefetch, P.tiles_per_block));
+      pace_first_draw<Policy, std::uint64_t{kTileItems} * sizeof(T)>(d.count, p.prefetch,
+                                                                     P.tiles_per_block);
     }
     __syncthreads();
     const std::uint32_t tile = sm.tile;

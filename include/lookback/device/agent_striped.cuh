@@ -621,9 +621,8 @@ struct StripedAgent {
       sm.epoch = d.epoch;
       sm.tile = d.tile;
       sm.drawn = d.count;
-      if constexpr (kPaceGBps > 0)
-        pace_first_wave<kPaceGBps, std::uint64_t{kTileItems} * sizeof(T)>(
-            d.count, first_wave_blocks(p.prefetch, P.tiles_per_block));
+      pace_first_draw<Policy, std::uint64_t{kTileItems} * sizeof(T)>(d.count, p.prefetch,
+                                                                     P.tiles_per_block);
     }
     __syncthreads();
     const std::uint32_t epoch = sm.epoch;

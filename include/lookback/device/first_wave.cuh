@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include "lookback/device/global_timer.cuh"
+#include "lookback/device/params.hpp"
 
 namespace lookback::device {
 
@@ -30,6 +31,17 @@ __device__ __forceinline__ void pace_first_wave(std::uint32_t ticket, std::uint3
   const std::uint64_t until = global_timer_ns() + wait_ns;
   while (global_timer_ns() < until) {
   }
+}
+
+// Thread 0 of a block of Policy, after its first draw (ticket): paces it when
+// the policy asks for it. Both agents call this; the launch's first wave is
+// what its prefetch window starts after (params.hpp).
+template <class Policy, std::uint64_t kTileBytes>
+__device__ __forceinline__ void pace_first_draw(std::uint32_t ticket, PrefetchWindow window,
+                                                int tiles_per_block) {
+  if constexpr (Policy::kFirstWavePaceGBps > 0)
+    pace_first_wave<Policy::kFirstWavePaceGBps, kTileBytes>(
+        ticket, first_wave_blocks(window, tiles_per_block));
 }
 
 }  // namespace lookback::device
