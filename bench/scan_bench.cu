@@ -21,6 +21,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -995,24 +996,6 @@ void explore_suite(const Settings& s) {
          Bench<C::Pipelined, lookback::PacedFirstWave<PipelinedPolicy, 6000>>, BFallback,
          Bench<C::Fallback, lookback::PacedFirstWave<FallbackPolicy, 4000>>>(s, "explore_pace",
                                                                              pf_sizes, pace_names);
-  // Racing look-backs (tile_prefix.cuh): k warps of a one-tile block run the
-  // same look-back, each starting a stagger later, and the first through
-  // publishes PREFIX, so that a predecessor's publish is seen a fraction of
-  // a read's round trip after it lands. EXPT rows: "race k/ns".
-  using lookback::RacingLookback;
-  using lookback::WarpLookbackSmallPolicy;
-  const auto race_sizes = powers_of_two(s, {14, 16, 18, 19, 20, 21, 22, 24, 26});
-  const std::vector<const char*> race_names = {
-      "warp-lookback small", "EXPT-s race2/300", "EXPT-s race4/150", "EXPT-s race4/75",
-      "EXPT-s race8/75",     "EXPT-s race4/0",   "warp-lookback",    "EXPT-w race4/150"};
-  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarpSmall,
-         Bench<C::WarpLookback, RacingLookback<WarpLookbackSmallPolicy, 2, 300>>,
-         Bench<C::WarpLookback, RacingLookback<WarpLookbackSmallPolicy, 4, 150>>,
-         Bench<C::WarpLookback, RacingLookback<WarpLookbackSmallPolicy, 4, 75>>,
-         Bench<C::WarpLookback, RacingLookback<WarpLookbackSmallPolicy, 8, 75>>,
-         Bench<C::WarpLookback, RacingLookback<WarpLookbackSmallPolicy, 4, 0>>, BWarp,
-         Bench<C::WarpLookback, RacingLookback<WarpLookbackPolicy, 4, 150>>>(
-      s, "explore_race", race_sizes, race_names);
 }
 
 // Look-back statistics from instrumented kernels, and forced stalls.
@@ -1146,7 +1129,10 @@ void write_trace_files(const std::string& dir, const char* name, std::int64_t n,
   std::fclose(f);
 
   std::string file = std::string("trace_") + name + "_" + std::to_string(static_cast<long long>(n));
-  std::replace(file.begin(), file.end(), ' ', '_');  // "EXPT-w no-delay"
+  // Row names are free text ("EXPT-w no-delay", "race 4/150"): keep what a
+  // file name takes.
+  for (char& c : file)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.' && c != '_') c = '_';
   f = open(dir + "/" + file + ".csv", "w");
   constexpr int kDrawn = static_cast<int>(lookback::device::TracePoint::Drawn);
   std::uint64_t t0 = ~std::uint64_t{0};
@@ -1293,9 +1279,6 @@ void trace_suite(const Settings& s) {
   // it would take more rounds and longer.
   using IWs16 = ExptProtocol<IWs, WindowChange<16>>;
   using IWs8 = ExptProtocol<IWs, WindowChange<8>>;
-  // Racing look-backs (tile_prefix.cuh): four warps 150 ns apart.
-  using IWsRace = Instrumented<
-      Bench<V::WarpLookback, lookback::RacingLookback<lookback::WarpLookbackSmallPolicy, 4, 150>>>;
   std::printf("\n== tile timelines (instrumented kernels, u32 inclusive sum) ==\n");
   const auto ns = powers_of_two(s, {16, 20, 24, 26});
   if (ns.empty()) return;
@@ -1313,7 +1296,6 @@ void trace_suite(const Settings& s) {
       trace_one<IWs>("warp-lookback-small", n, copy, pools, stream, s);
       trace_one<IWs16>("EXPT-ws window16", n, copy, pools, stream, s);
       trace_one<IWs8>("EXPT-ws window8", n, copy, pools, stream, s);
-      trace_one<IWsRace>("EXPT-ws race4/150", n, copy, pools, stream, s);
     }
     trace_one<IW>("warp-lookback", n, copy, pools, stream, s);
     trace_one<IC>("coarsened", n, copy, pools, stream, s);

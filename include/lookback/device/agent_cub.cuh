@@ -40,8 +40,6 @@ struct CubAgent {
   static constexpr int kTileItems = kThreads * kItems;
   static_assert(kTileItems == policy_tile_items<Policy, T>());
   static constexpr int kAlign = static_cast<int>(alignof(T));
-  static constexpr int kLookbackWarps = Policy::kLookbackWarps;
-  static_assert(kLookbackWarps >= 1 && kLookbackWarps <= kThreads / 32);
   using Desc = Descriptor<P, T>;
   using Params = KernelParams<T, Op>;
   using BlockLoadT = cub::BlockLoad<T, kThreads, kItems, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
@@ -60,7 +58,6 @@ struct CubAgent {
     std::uint32_t drawn;  // the draw's count (LaunchState::finish)
     int has_exclusive;
     int ok;
-    LookbackRace race;  // racing look-back warps (Policy::kLookbackWarps)
   };
 
   struct NoReducer {
@@ -95,7 +92,6 @@ struct CubAgent {
       const Draw d = LaunchState<P>::draw(p.header);
       sm.epoch = d.epoch;
       sm.drawn = d.count;
-      sm.race.winner = 0;
       sm.tile = kInstrumented ? perturb_tile(p.perturb, d.tile, p.num_tiles) : d.tile;
       if constexpr (kInstrumented) trace_stamp(p.trace, sm.tile, TracePoint::Drawn);
       if constexpr (kPrefetchTiles > 0)
@@ -158,20 +154,19 @@ struct CubAgent {
       }
     }
 
-    if (warp < kLookbackWarps) {
+    if (warp == 0) {
       NoReducer reduce;
       Partial<T> exclusive{};
-      const Resolution r = Prefix::resolve(p, desc, op, tile, epoch, aggregate, reduce, lane,
-                                           exclusive, &sm.race, warp);
-      if (lane == 0 && r != Resolution::Lost) {
+      const bool ok = Prefix::resolve(p, desc, op, tile, epoch, aggregate, reduce, lane, exclusive);
+      if (lane == 0) {
         sm.tile_exclusive = exclusive.value;
         sm.has_exclusive = exclusive.valid ? 1 : 0;
-        sm.ok = r == Resolution::Resolved ? 1 : 0;
+        sm.ok = ok ? 1 : 0;
       }
     }
     __syncthreads();  // tile prefix ready; scan storage free for the store
-    // The block's descriptor accesses are over (the look-back warps', ordered
-    // by the barrier): count it finished now, from the last warp, whose release
+    // The block's descriptor accesses are over (warp 0's, ordered by the
+    // barrier): count it finished now, from the last warp, whose release
     // waits for no data store of its own (launch_state.cuh).
     if (warp == kThreads / 32 - 1) count_finished(p, sm, desc, epoch, lane);
 

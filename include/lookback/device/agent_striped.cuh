@@ -82,7 +82,6 @@ struct StripedAgent {
   static constexpr int kSegment = 32 * (kItems + kStagedItems);
   static constexpr int kTileItems = kThreads * (kItems + kStagedItems);
   static_assert(kTileItems == policy_tile_items<Policy, T>());
-  static_assert(Policy::kLookbackWarps == 1, "racing look-backs: the CUB agent only");
   // Output stores and the fallback's reads of other tiles' input take
   // kData; the owner's reads of its own input take kOwnerLoad (weak, also in
   // place: protocol::input_load_order).
@@ -511,8 +510,8 @@ struct StripedAgent {
       }
       TileReducer reduce{p.in, op, &sm.scan[0], lane};
       Partial<T> exclusive{};
-      const bool ok = Prefix::resolve(p, desc, op, w.tile, epoch, w.aggregate, reduce, lane,
-                                      exclusive) == Resolution::Resolved;
+      const bool ok =
+          Prefix::resolve(p, desc, op, w.tile, epoch, w.aggregate, reduce, lane, exclusive);
       if (lane == 0) {
         sm.tile_exclusive = exclusive.value;
         sm.has_exclusive = exclusive.valid ? 1 : 0;

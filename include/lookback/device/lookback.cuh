@@ -51,7 +51,7 @@ class WindowLookback {
 
   __device__ WindowLookback(const Desc& desc, Op op, std::uint32_t epoch, Header* header,
                             std::uint32_t watchdog_limit, std::uint32_t tile, int lane,
-                            const Perturbation& perturb, const int* race_winner = nullptr)
+                            const Perturbation& perturb)
       : desc_(desc),
         op_(op),
         epoch_(epoch),
@@ -59,12 +59,7 @@ class WindowLookback {
         wd_{header, watchdog_limit},
         tile_(tile),
         lane_(lane),
-        perturb_(&perturb),
-        race_winner_(race_winner) {}
-
-  // True when run() stopped because another racing warp of the block had
-  // resolved the tile (tile_prefix.cuh, racing look-backs).
-  __device__ bool abandoned() const { return abandoned_; }
+        perturb_(&perturb) {}
 
   // Called by all 32 lanes of the warp, for tile >= 1. On success every lane
   // gets exclusive = (combined value of tiles 0 .. tile-1) and it returns
@@ -169,11 +164,6 @@ class WindowLookback {
       const unsigned invalid =
           __ballot_sync(kFull, active && status(me.w) == protocol::Status::Invalid);
       if (invalid == 0) return true;
-      if (race_winner_ != nullptr &&
-          __any_sync(kFull, *static_cast<const volatile int*>(race_winner_) != 0)) {
-        abandoned_ = true;
-        return false;
-      }
       reload = true;
       if (wd_.expired(tile_, lane_)) return false;
       if constexpr (kInstrumented) ++spin_rounds_;
@@ -279,7 +269,6 @@ class WindowLookback {
     return true;
   }
 
-  // With racing warps (tile_prefix.cuh) every warp's windows and rounds count.
   __device__ void flush_stats() {
     if (lane_ != 0) return;
     LookbackStats& s = header_->stats;
@@ -302,8 +291,6 @@ class WindowLookback {
   std::uint32_t tile_;
   int lane_;
   const Perturbation* perturb_;  // instrumented kernels only
-  const int* race_winner_;       // shared claim of racing warps, or nullptr
-  bool abandoned_ = false;
   unsigned long long windows_ = 0, spin_rounds_ = 0, fallbacks_ = 0, fallback_wins_ = 0;
 };
 

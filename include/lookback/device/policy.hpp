@@ -170,10 +170,6 @@ struct TilePolicy {
   // The first wave's blocks ask for their input at about this rate
   // (first_wave.cuh; 0: all at once).
   static constexpr int kFirstWavePaceGBps = 0;
-  // Warps that race through each tile's look-back, each starting
-  // kPollStaggerNs after the one before (tile_prefix.cuh; 1: warp 0 alone).
-  static constexpr int kLookbackWarps = 1;
-  static constexpr int kPollStaggerNs = 0;
   // Threads per block and the __launch_bounds__ occupancy hint, per value
   // type (a policy may shape 8-byte tiles differently).
   template <class T>
@@ -213,14 +209,6 @@ struct TilePolicy {
 template <class Policy, int kGBps>
 struct PacedFirstWave : Policy {
   static constexpr int kFirstWavePaceGBps = kGBps;
-};
-
-// Policy with kWarps racing look-back warps kStaggerNs apart
-// (tile_prefix.cuh), e.g. RacingLookback<WarpLookbackSmallPolicy, 4, 150>.
-template <class Policy, int kWarps, int kStaggerNs>
-struct RacingLookback : Policy {
-  static constexpr int kLookbackWarps = kWarps;
-  static constexpr int kPollStaggerNs = kStaggerNs;
 };
 
 // Items per tile of Policy for value type T. A free function, so that a
