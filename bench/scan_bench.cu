@@ -996,25 +996,6 @@ void explore_suite(const Settings& s) {
          Bench<C::Pipelined, lookback::PacedFirstWave<PipelinedPolicy, 6000>>, BFallback,
          Bench<C::Fallback, lookback::PacedFirstWave<FallbackPolicy, 4000>>>(s, "explore_pace",
                                                                              pf_sizes, pace_names);
-  // EXPT early store transpose (agent_cub.cuh): the CUB agent's warps move
-  // their items to the store's order before the prefix barrier.
-  using lookback::EarlyStoreTranspose;
-  using lookback::WarpLookbackSmallPolicy;
-  const auto early_sizes = powers_of_two(s, {14, 16, 18, 19, 20, 21, 22, 24, 26, 28, 30});
-  const std::vector<const char*> early_names = {"warp-lookback small", "EXPT-s early-store",
-                                                "warp-lookback", "EXPT-w early-store"};
-  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BWarpSmall,
-         Bench<C::WarpLookback, EarlyStoreTranspose<WarpLookbackSmallPolicy>>, BWarp,
-         Bench<C::WarpLookback, EarlyStoreTranspose<WarpLookbackPolicy>>>(s, "explore_early_store",
-                                                                          early_sizes, early_names);
-  run_op<Case<std::uint32_t, OpKind::Sum, true>, std::uint32_t, false, BWarpSmall,
-         Bench<C::WarpLookback, EarlyStoreTranspose<WarpLookbackSmallPolicy>>, BWarp,
-         Bench<C::WarpLookback, EarlyStoreTranspose<WarpLookbackPolicy>>>(
-      s, "explore_early_store_excl", early_sizes, early_names);
-  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false, BWarpSmall,
-         Bench<C::WarpLookback, EarlyStoreTranspose<WarpLookbackSmallPolicy>>, BWarp,
-         Bench<C::WarpLookback, EarlyStoreTranspose<WarpLookbackPolicy>>>(
-      s, "explore_early_store_u64", early_sizes, early_names);
 }
 
 // Look-back statistics from instrumented kernels, and forced stalls.

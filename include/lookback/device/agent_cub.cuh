@@ -8,7 +8,6 @@
 
 #include <cstdint>
 
-#include <cub/block/block_exchange.cuh>
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/block/block_store.cuh>
@@ -46,23 +45,13 @@ struct CubAgent {
   using BlockLoadT = cub::BlockLoad<T, kThreads, kItems, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
   using BlockStoreT = cub::BlockStore<T, kThreads, kItems, cub::BLOCK_STORE_WARP_TRANSPOSE>;
   using BlockScanT = cub::BlockScan<T, kThreads, cub::BLOCK_SCAN_WARP_SCANS>;
-  // EXPT early store transpose (Policy::kEarlyStoreTranspose): each warp
-  // moves its items to the warp-striped order of the store before the
-  // barrier that hands out the tile prefix, so that only the prefix's
-  // addition and the stores come after it.
-  static constexpr bool kEarly = Policy::kEarlyStoreTranspose;
-  using ExchangeT = cub::BlockExchange<T, kThreads, kItems>;
 
   struct Shared {
     union {
       typename BlockLoadT::TempStorage load;
       typename BlockStoreT::TempStorage store;
-      typename ExchangeT::TempStorage exchange;
       typename BlockScanT::TempStorage scan;
     } cub;
-    // Early transpose: the scan's storage apart from the exchange's, which
-    // fast warps write while slow ones still read the scan's.
-    typename BlockScanT::TempStorage early_scan;
     T tile_exclusive;
     std::uint32_t tile;
     std::uint32_t epoch;
@@ -140,8 +129,7 @@ struct CubAgent {
       thread_aggregate = op(thread_aggregate, items[i]);
     T thread_exclusive{};  // undefined for thread 0
     T aggregate{};
-    BlockScanT(kEarly ? sm.early_scan : sm.cub.scan)
-        .ExclusiveScan(thread_aggregate, thread_exclusive, op, aggregate);
+    BlockScanT(sm.cub.scan).ExclusiveScan(thread_aggregate, thread_exclusive, op, aggregate);
 
     using Prefix = TilePrefix<P, Policy, T, Op, kExclusive, kDeterministic, kInstrumented>;
     if (warp == 0) Prefix::publish_aggregate(p, desc, op, tile, epoch, aggregate, lane);
@@ -165,8 +153,6 @@ struct CubAgent {
         }
       }
     }
-
-    if constexpr (kEarly) ExchangeT(sm.cub.exchange).BlockedToWarpStriped(items);
 
     if (warp == 0) {
       NoReducer reduce;
@@ -194,13 +180,7 @@ struct CubAgent {
           if (exclusive.valid) items[i] = op(exclusive.value, items[i]);
         }
       }
-      if constexpr (kEarly) {
-        if (full) {
-          cub::StoreDirectWarpStriped(tid, p.out + tile_base, items);
-        } else {
-          cub::StoreDirectWarpStriped(tid, p.out + tile_base, items, static_cast<int>(tile_valid));
-        }
-      } else if (full) {
+      if (full) {
         BlockStoreT(sm.cub.store).Store(p.out + tile_base, items);
       } else {
         BlockStoreT(sm.cub.store).Store(p.out + tile_base, items, static_cast<int>(tile_valid));

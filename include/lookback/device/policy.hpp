@@ -170,8 +170,6 @@ struct TilePolicy {
   // The first wave's blocks ask for their input at about this rate
   // (first_wave.cuh; 0: all at once).
   static constexpr int kFirstWavePaceGBps = 0;
-  // EXPT: the CUB agent transposes for the store before the prefix barrier.
-  static constexpr bool kEarlyStoreTranspose = false;
   // Threads per block and the __launch_bounds__ occupancy hint, per value
   // type (a policy may shape 8-byte tiles differently).
   template <class T>
@@ -211,12 +209,6 @@ struct TilePolicy {
 template <class Policy, int kGBps>
 struct PacedFirstWave : Policy {
   static constexpr int kFirstWavePaceGBps = kGBps;
-};
-
-// EXPT: Policy with the CUB agent's early store transpose (agent_cub.cuh).
-template <class Policy>
-struct EarlyStoreTranspose : Policy {
-  static constexpr bool kEarlyStoreTranspose = true;
 };
 
 // Items per tile of Policy for value type T. A free function, so that a
