@@ -446,10 +446,16 @@ using BFallback = Bench<lookback::Variant::Fallback>;
 using BCoarseDet = Bench<lookback::Variant::Coarsened, lookback::CoarsenedPolicy, true>;
 using BPipelined = Bench<lookback::Variant::Pipelined>;
 using BWarpSmall = Bench<lookback::Variant::WarpLookback, lookback::WarpLookbackSmallPolicy>;
-// DefaultConfig<T>'s composition, on the benchmark's configurations.
+using BPipelinedWide = Bench<lookback::Variant::Pipelined, lookback::PipelinedWidePolicy>;
+// DefaultConfig<T>'s composition, on the benchmark's configurations (for 1-,
+// 2-, 4- and 8-byte values).
 template <class T>
-using BDefaultFor =
-    lookback::SizeAdaptive<BWarpSmall, BPipelined, lookback::default_max_small_bytes(sizeof(T))>;
+using BDefaultFor = lookback::SizeAdaptive<
+    BWarpSmall,
+    std::conditional_t<
+        sizeof(T) == 8,
+        lookback::DeviceAdaptive<BPipelined, BPipelinedWide, lookback::kWideGBpsPerSm>, BPipelined>,
+    lookback::default_max_small_bytes(sizeof(T))>;
 
 // A warp-lookback shape for exploration: Threads x Bytes per thread, the
 // library's look-back delay from 1024 tiles, at most kMaxItems items a
@@ -996,6 +1002,34 @@ void explore_suite(const Settings& s) {
          Bench<C::Pipelined, lookback::PacedFirstWave<PipelinedPolicy, 6000>>, BFallback,
          Bench<C::Fallback, lookback::PacedFirstWave<FallbackPolicy, 4000>>>(s, "explore_pace",
                                                                              pf_sizes, pace_names);
+  // 8-byte persistent shapes for a GPU of more bandwidth per SM (H200,
+  // 2026-11-28): the tuning suite found pipelined's 128 x (10 + 20) / 4
+  // 2-6 points ahead of the chosen 192 x (4 + 12) / 4 there, the reverse of
+  // the H100. Neighbours of it, and the same shapes for the fallback.
+  // Staged bytes stay within the 48 KiB of static shared memory two stages
+  // may take.
+  const auto wide_sizes = powers_of_two(s, {20, 22, 24, 26, 28, 30});
+  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false, BDefaultFor<std::uint64_t>,
+         BPipelined, Neighbour<C::Pipelined, TilePolicy<128, 80, 4, 0, 0, false, 0, 160>>,
+         Neighbour<C::Pipelined, TilePolicy<128, 96, 4, 0, 0, false, 0, 160>>,
+         Neighbour<C::Pipelined, TilePolicy<128, 80, 4, 0, 0, false, 0, 176>>,
+         Neighbour<C::Pipelined, TilePolicy<128, 96, 4, 0, 0, false, 0, 144>>,
+         Neighbour<C::Pipelined, TilePolicy<192, 48, 4, 0, 0, false, 0, 96>>,
+         Neighbour<C::Pipelined, TilePolicy<128, 80, 3, 0, 0, false, 0, 160>>, BFallback,
+         Neighbour<C::Fallback, TilePolicy<128, 80, 4, 0, 0, false, 0, 160>>,
+         Neighbour<C::Fallback, TilePolicy<128, 64, 4, 0, 0, false, 0, 160>>,
+         Neighbour<C::Fallback, TilePolicy<128, 48, 4, 0, 0, false, 0, 176>>>(
+      s, "explore_u64_shapes", wide_sizes,
+      {"default", "pipelined 192x(4+12)/4*", "p128x(10+20)/4", "p128x(12+20)/4", "p128x(10+22)/4",
+       "p128x(12+18)/4", "p192x(6+12)/4", "p128x(10+20)/3", "fallback 128x(4+20)/4*",
+       "f128x(10+20)/4", "f128x(8+20)/4", "f128x(6+22)/4"});
+  run_op<Case<double, OpKind::Sum, false>, double, false, BDefaultFor<double>, BPipelined,
+         Neighbour<C::Pipelined, TilePolicy<128, 80, 4, 0, 0, false, 0, 160>>,
+         Neighbour<C::Pipelined, TilePolicy<128, 96, 4, 0, 0, false, 0, 160>>, BFallback,
+         Neighbour<C::Fallback, TilePolicy<128, 80, 4, 0, 0, false, 0, 160>>>(
+      s, "explore_f64_shapes", wide_sizes,
+      {"default", "pipelined 192x(4+12)/4*", "p128x(10+20)/4", "p128x(12+20)/4",
+       "fallback 128x(4+20)/4*", "f128x(10+20)/4"});
 }
 
 // Look-back statistics from instrumented kernels, and forced stalls.
@@ -1346,8 +1380,15 @@ int main(int argc, char** argv) {
   cudaDeviceProp prop{};
   CHECK_CUDA(cudaGetDevice(&dev));
   CHECK_CUDA(cudaGetDeviceProperties(&prop, dev));
-  std::printf("device: %s, %d SMs, L2 %d MB, sm_%d%d\n", prop.name, prop.multiProcessorCount,
-              prop.l2CacheSize >> 20, prop.major, prop.minor);
+  lookback::DeviceMemory mem;
+  CHECK_CUDA(lookback::detail::query_device_memory(dev, mem));
+  const double gbps_per_sm = lookback::dram_gbps_per_sm(mem);
+  std::printf(
+      "device: %s, %d SMs, L2 %d MB, sm_%d%d, DRAM %d MHz x %d bits = %.0f GB/s peak, %.1f GB/s "
+      "per SM (8-byte default above the switch: %s)\n",
+      prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20, prop.major, prop.minor,
+      mem.memory_clock_khz / 1000, mem.bus_width_bits, gbps_per_sm * mem.sms, gbps_per_sm,
+      lookback::PipelinedByDevice::picks_wide(gbps_per_sm) ? "pipelined-wide" : "pipelined");
   if (!s.csv.empty()) {
     g_csv = std::fopen(s.csv.c_str(), "w");
     if (!g_csv) {

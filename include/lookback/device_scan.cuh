@@ -42,7 +42,11 @@
 // WarpLookbackSmall (warp-lookback on small tiles) up to config.hpp's
 // default_max_small_bytes of input (8 MiB of 4- and 8-byte values, 1 MiB of
 // 2-byte, 512 KiB of 1-byte ones) and Pipelined above, Coarsened for values of
-// other sizes. A SizeAdaptive's halves may be SizeAdaptives themselves.
+// other sizes; for 8-byte values the large half is a DeviceAdaptive that takes
+// PipelinedWide on GPUs of HBM3e-class bandwidth per SM (the H200).
+// A SizeAdaptive's halves may be SizeAdaptives or DeviceAdaptives
+// (lookback::DeviceAdaptive<Base, Wide, gbps>: by the GPU's DRAM bandwidth
+// per SM) themselves.
 //
 // Contract: T trivially copyable and default constructible; the operator
 // associative (not necessarily commutative), callable on host and device;
@@ -61,6 +65,7 @@
 #include <utility>
 
 #include "lookback/device/config.hpp"
+#include "lookback/device/device_memory.hpp"
 #include "lookback/device/dispatch.cuh"
 #include "lookback/device/error.hpp"
 #include "lookback/device/temp_storage.hpp"
@@ -117,6 +122,25 @@ cudaError_t stateless_scan(void* d_temp, std::size_t& temp_bytes, const T* in, T
       temp_bytes = std::max(temp_bytes, small_bytes);
     }
     return e;
+  } else if constexpr (is_device_adaptive_v<Cfg>) {
+    // Each call runs the half the current device picks; a size query
+    // answers for both, so the storage serves either (a query and its scans
+    // may meet different devices).
+    if (d_temp == nullptr) {
+      std::size_t base_bytes = 0, wide_bytes = 0;
+      cudaError_t e = stateless_scan<typename Cfg::base, kExclusive>(nullptr, base_bytes, in, out,
+                                                                     n, op, init, stream, options);
+      if (e == cudaSuccess)
+        e = stateless_scan<typename Cfg::wide, kExclusive>(nullptr, wide_bytes, in, out, n, op,
+                                                           init, stream, options);
+      if (e == cudaSuccess) temp_bytes = std::max(base_bytes, wide_bytes);
+      return e;
+    }
+    if (picks_wide_here<Cfg>())
+      return stateless_scan<typename Cfg::wide, kExclusive>(d_temp, temp_bytes, in, out, n, op,
+                                                            init, stream, options);
+    return stateless_scan<typename Cfg::base, kExclusive>(d_temp, temp_bytes, in, out, n, op, init,
+                                                          stream, options);
   } else {
     return stateless_scan_one<Cfg, kExclusive>(d_temp, temp_bytes, in, out, n, op, init, stream,
                                                options);
@@ -380,6 +404,84 @@ class ScanPlan<T, SizeAdaptive<Small, Large, MaxSmallBytes>> {
   ScanPlan<T, Small> small_;
   ScanPlan<T, Large> large_;
   std::int64_t capacity_ = 0;
+};
+
+// A plan for a DeviceAdaptive configuration: the plan of the half that the
+// device current at init() picks, and nothing of the other (its storage
+// belongs to that half's kernels: Reset::Epoch).
+template <class T, class Base, class Wide, int WideGBpsPerSm>
+class ScanPlan<T, DeviceAdaptive<Base, Wide, WideGBpsPerSm>> {
+  using Adaptive = DeviceAdaptive<Base, Wide, WideGBpsPerSm>;
+
+ public:
+  // Either half's: the more of the two (no device is asked here).
+  static std::size_t storage_bytes(std::int64_t max_items) {
+    return std::max(ScanPlan<T, Base>::storage_bytes(max_items),
+                    ScanPlan<T, Wide>::storage_bytes(max_items));
+  }
+
+  // An invalid capacity leaves the plan as it was; a failed allocation or
+  // zeroing leaves it empty.
+  cudaError_t init(std::int64_t max_items, cudaStream_t stream = 0) {
+    if (cudaError_t e = detail::check_plan_capacity<Adaptive, T>(max_items); e != cudaSuccess)
+      return e;
+    *this = ScanPlan();  // frees what an earlier init() held
+    const bool wide = detail::picks_wide_here<Adaptive>();
+    const cudaError_t e = wide ? wide_.init(max_items, stream) : base_.init(max_items, stream);
+    if (e != cudaSuccess) {
+      *this = ScanPlan();
+      return e;
+    }
+    wide_picked_ = wide;
+    return detail::succeed();
+  }
+
+  bool initialised() const { return base_.initialised() || wide_.initialised(); }
+  std::int64_t capacity() const { return wide_picked_ ? wide_.capacity() : base_.capacity(); }
+  std::size_t bytes() const { return base_.bytes() + wide_.bytes(); }
+  // Which half init() picked, and the two halves' plans (one empty).
+  bool picked_wide() const { return wide_picked_; }
+  const ScanPlan<T, Base>& base_plan() const { return base_; }
+  const ScanPlan<T, Wide>& wide_plan() const { return wide_; }
+
+  cudaError_t InclusiveSum(const T* d_in, T* d_out, std::int64_t n, cudaStream_t stream = 0,
+                           const Options& options = {}) {
+    return pick([&](auto& plan) { return plan.InclusiveSum(d_in, d_out, n, stream, options); });
+  }
+  cudaError_t ExclusiveSum(const T* d_in, T* d_out, std::int64_t n, cudaStream_t stream = 0,
+                           const Options& options = {}) {
+    return pick([&](auto& plan) { return plan.ExclusiveSum(d_in, d_out, n, stream, options); });
+  }
+  template <class ScanOp>
+  cudaError_t InclusiveScan(const T* d_in, T* d_out, ScanOp op, std::int64_t n,
+                            cudaStream_t stream = 0, const Options& options = {}) {
+    return pick(
+        [&](auto& plan) { return plan.InclusiveScan(d_in, d_out, op, n, stream, options); });
+  }
+  template <class ScanOp>
+  cudaError_t ExclusiveScan(const T* d_in, T* d_out, ScanOp op, T init, std::int64_t n,
+                            cudaStream_t stream = 0, const Options& options = {}) {
+    return pick(
+        [&](auto& plan) { return plan.ExclusiveScan(d_in, d_out, op, init, n, stream, options); });
+  }
+
+  cudaError_t read_stats(LookbackStats& stats, cudaStream_t stream = 0) const {
+    return wide_picked_ ? wide_.read_stats(stats, stream) : base_.read_stats(stats, stream);
+  }
+  cudaError_t reset_stats(cudaStream_t stream = 0) {
+    return wide_picked_ ? wide_.reset_stats(stream) : base_.reset_stats(stream);
+  }
+
+ private:
+  // An empty plan's half reports "used before a successful init()".
+  template <class Run>
+  cudaError_t pick(Run run) {
+    return wide_picked_ ? run(wide_) : run(base_);
+  }
+
+  ScanPlan<T, Base> base_;
+  ScanPlan<T, Wide> wide_;
+  bool wide_picked_ = false;
 };
 
 }  // namespace lookback

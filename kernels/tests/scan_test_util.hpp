@@ -208,12 +208,16 @@ template <class T>
 }
 
 // Items per tile of the configuration that scans n items (a SizeAdaptive's
-// half that n picks, nested ones too), for reports and tile-edge sizes.
+// half that n picks, a DeviceAdaptive's half that the current device picks,
+// nested ones too), for reports and tile-edge sizes.
 template <class Cfg, class T>
-constexpr std::int64_t tile_items_for(std::int64_t n) {
+std::int64_t tile_items_for(std::int64_t n) {
   if constexpr (is_size_adaptive_v<Cfg>) {
     return Cfg::template picks_small<T>(n) ? tile_items_for<typename Cfg::small, T>(n)
                                            : tile_items_for<typename Cfg::large, T>(n);
+  } else if constexpr (is_device_adaptive_v<Cfg>) {
+    return lookback::detail::picks_wide_here<Cfg>() ? tile_items_for<typename Cfg::wide, T>(n)
+                : tile_items_for<typename Cfg::base, T>(n);
   } else {
     return detail::tile_items<Cfg, T>();
   }

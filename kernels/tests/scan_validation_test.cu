@@ -51,9 +51,13 @@ TEST(ScanValidation, SizeQueryNeedsNoDevice) {
 // of 4- and 8-byte values, 1 MiB of 2-byte, 512 KiB of 1-byte ones),
 // pipelined above; Coarsened for values of other sizes. The halves' tiles
 // differ in size, so the temp-storage query tells which one a call used.
+// 8-byte values: pipelined's shape above the switch is picked by the GPU
+// (PipelinedByDevice, a DeviceAdaptive; device_memory_test).
 template <std::size_t kBytes>
-using DefaultAdaptive = lookback::SizeAdaptive<lookback::WarpLookbackSmall, lookback::Pipelined,
-                                               lookback::default_max_small_bytes(kBytes)>;
+using DefaultAdaptive = lookback::SizeAdaptive<
+    lookback::WarpLookbackSmall,
+    std::conditional_t<kBytes == 8, lookback::PipelinedByDevice, lookback::Pipelined>,
+    lookback::default_max_small_bytes(kBytes)>;
 static_assert(lookback::default_max_small_bytes(4) == std::int64_t{8} << 20 &&
               lookback::default_max_small_bytes(8) == std::int64_t{8} << 20 &&
               lookback::default_max_small_bytes(2) == std::int64_t{1} << 20 &&
@@ -102,17 +106,25 @@ std::size_t query_bytes(std::int64_t n) {
 }
 
 // The small half's tiles (4096 items of 1, 2 and 4 bytes, 2048 of 8) are
-// smaller than pipelined's (8192, 3072), so a query above the switch returns
-// the larger of pipelined's storage for n and the small half's for its
-// whole share (stateless_scan). Descriptors come in groups of 32 tiles, so
+// smaller than pipelined's (8192, 3072; PipelinedWide 3840), so a query
+// above the switch returns the larger of the large half's storage for n
+// (8-byte values: the larger of Pipelined's and PipelinedWide's, whichever
+// the GPU) and the small half's for its whole share (stateless_scan). Descriptors come in groups of 32 tiles, so
 // not every n tells the halves apart: each case first checks that a wrong
 // pick would have given another size.
 template <class T>
 void expect_default_picks(std::int64_t n, bool small) {
   const std::int64_t share = lookback::DefaultConfig<T>::template max_small_items<T>();
   const std::size_t small_n = query_bytes<lookback::WarpLookbackSmall, T>(n);
-  const std::size_t above = std::max(query_bytes<lookback::Pipelined, T>(n),
-                                     query_bytes<lookback::WarpLookbackSmall, T>(share));
+  using Large = typename lookback::DefaultConfig<T>::large;
+  std::size_t large = query_bytes<lookback::Pipelined, T>(n);
+  if constexpr (sizeof(T) == 8) {
+    static_assert(std::is_same_v<Large, lookback::PipelinedByDevice>);
+    large = std::max(large, query_bytes<lookback::PipelinedWide, T>(n));
+  }
+  EXPECT_EQ((query_bytes<Large, T>(n)), large) << "n = " << n;
+  const std::size_t above =
+      std::max(large, query_bytes<lookback::WarpLookbackSmall, T>(share));
   ASSERT_NE(small_n, above) << "n = " << n << " does not tell the halves apart";
   EXPECT_EQ((query_bytes<void, T>(n)), small ? small_n : above)
       << "n = " << n << ", " << sizeof(T) << "-byte values";

@@ -5,6 +5,8 @@
 //   lookback::Fallback, lookback::WarpLookbackSmall (small tiles)
 //   lookback::DefaultConfig<T>   what the API picks when none is named
 //   lookback::SizeAdaptive<S, L, bytes>  S up to `bytes` of input, L above
+//   lookback::DeviceAdaptive<B, W, gbps> W on GPUs of at least `gbps` of DRAM
+//                                bandwidth per SM, B on the others
 //   lookback::Deterministic<C>   same variant, run-to-run bitwise identical
 //                                floating-point results
 //   lookback::ScanConfig<Variant, Policy, deterministic, instrumented,
@@ -94,6 +96,9 @@ using WarpLookback = ScanConfig<Variant::WarpLookback>;
 using WarpLookbackSmall = ScanConfig<Variant::WarpLookback, WarpLookbackSmallPolicy>;
 using Coarsened = ScanConfig<Variant::Coarsened>;
 using Pipelined = ScanConfig<Variant::Pipelined>;
+// Pipelined with the 8-byte shape for GPUs of more bandwidth per SM
+// (PipelinedWidePolicy; DefaultConfig picks it by device).
+using PipelinedWide = ScanConfig<Variant::Pipelined, PipelinedWidePolicy>;
 using Fallback = ScanConfig<Variant::Fallback>;
 
 // A configuration picked per call by the size of the input: Small for
@@ -132,6 +137,39 @@ inline constexpr bool is_size_adaptive_v = false;
 template <class S, class L, std::int64_t B>
 inline constexpr bool is_size_adaptive_v<SizeAdaptive<S, L, B>> = true;
 
+// A configuration picked by the GPU a scan runs on: Wide on GPUs whose peak
+// DRAM bandwidth per SM is at least WideGBpsPerSm (device_memory.hpp), Base
+// on the others. The policies are compile-time per architecture, but GPUs
+// of one architecture differ in what they need: by Little's law an SM must
+// keep bandwidth x latency bytes in flight, and an H200 moves 1.47x an
+// H100's bytes per SM with the same SMs and L2 (bench/results/h200/). Both
+// halves are whole configurations with their own kernels. The stateless
+// DeviceScan picks per call (the current device; a size query returns
+// enough for either half); a ScanPlan picks once, at init(), for the device
+// current then, and holds storage for that half only. The most items it
+// takes are the fewer of the two halves'. A SizeAdaptive's half may be a
+// DeviceAdaptive (DefaultConfig's large half for 8-byte values).
+template <class Base, class Wide, int WideGBpsPerSm>
+struct DeviceAdaptive {
+  static_assert(WideGBpsPerSm >= 0);
+  static_assert(Base::deterministic == Wide::deterministic &&
+                    Base::instrumented == Wide::instrumented,
+                "both halves of a DeviceAdaptive take the same flags");
+  using base = Base;
+  using wide = Wide;
+  static constexpr int wide_gbps_per_sm = WideGBpsPerSm;
+  static constexpr bool deterministic = Base::deterministic;
+  static constexpr bool instrumented = Base::instrumented;
+  static constexpr bool picks_wide(double dram_gbps_per_sm) {
+    return dram_gbps_per_sm >= WideGBpsPerSm;
+  }
+};
+
+template <class C>
+inline constexpr bool is_device_adaptive_v = false;
+template <class B, class W, int G>
+inline constexpr bool is_device_adaptive_v<DeviceAdaptive<B, W, G>> = true;
+
 // What DeviceScan and ScanPlan use unless told otherwise: warp-lookback with
 // small tiles (WarpLookbackSmall, 4096 items of up to 4 bytes, 2048 of 8)
 // for small inputs, pipelined above (default_max_small_bytes: 8 MiB of 4- and
@@ -162,10 +200,16 @@ constexpr std::int64_t default_max_small_bytes(std::size_t value_bytes) {
          : value_bytes == 2 ? std::int64_t{1} << 20
                             : std::int64_t{8} << 20;
 }
+// 8-byte values above the switch: Pipelined, or PipelinedWide on GPUs of
+// HBM3e-class bandwidth per SM (kWideGBpsPerSm, policy.hpp).
+using PipelinedByDevice = DeviceAdaptive<Pipelined, PipelinedWide, kWideGBpsPerSm>;
 template <class T>
 using DefaultConfig = std::conditional_t<
-    sizeof(T) <= 2 || sizeof(T) == 4 || sizeof(T) == 8,
-    SizeAdaptive<WarpLookbackSmall, Pipelined, default_max_small_bytes(sizeof(T))>, Coarsened>;
+    sizeof(T) == 8,
+    SizeAdaptive<WarpLookbackSmall, PipelinedByDevice, default_max_small_bytes(sizeof(T))>,
+    std::conditional_t<
+        sizeof(T) <= 2 || sizeof(T) == 4,
+        SizeAdaptive<WarpLookbackSmall, Pipelined, default_max_small_bytes(sizeof(T))>, Coarsened>>;
 
 namespace detail {
 // C with the deterministic and instrumented flags set (both halves of a
@@ -179,6 +223,11 @@ template <class S, class L, std::int64_t B, bool kDeterministic, bool kInstrumen
 struct with_flags<SizeAdaptive<S, L, B>, kDeterministic, kInstrumented> {
   using type = SizeAdaptive<typename with_flags<S, kDeterministic, kInstrumented>::type,
                             typename with_flags<L, kDeterministic, kInstrumented>::type, B>;
+};
+template <class B, class W, int G, bool kDeterministic, bool kInstrumented>
+struct with_flags<DeviceAdaptive<B, W, G>, kDeterministic, kInstrumented> {
+  using type = DeviceAdaptive<typename with_flags<B, kDeterministic, kInstrumented>::type,
+                              typename with_flags<W, kDeterministic, kInstrumented>::type, G>;
 };
 }  // namespace detail
 

@@ -35,11 +35,14 @@ constexpr std::int64_t tile_items() {
 }
 // Tile ids are 32-bit and the grid has at most one block per tile
 // (gridDim.x < 2^31; persistent blocks draw num_tiles + gridDim.x tickets).
-// A SizeAdaptive configuration: its large half's.
+// A SizeAdaptive configuration: its large half's; a DeviceAdaptive: the
+// fewer of its halves' (the same limit on every GPU).
 template <class Cfg, class T>
 constexpr std::int64_t max_items() {
   if constexpr (is_size_adaptive_v<Cfg>) {
     return max_items<typename Cfg::large, T>();
+  } else if constexpr (is_device_adaptive_v<Cfg>) {
+    return std::min(max_items<typename Cfg::base, T>(), max_items<typename Cfg::wide, T>());
   } else {
     return std::int64_t{0x7fffffff} * tile_items<Cfg, T>();
   }

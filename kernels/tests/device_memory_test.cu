@@ -1,0 +1,68 @@
+// Which GPUs the device-picked configurations (DeviceAdaptive, config.hpp)
+// treat as wide, from the figures the CUDA runtime reports: no GPU needed.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "lookback/device/config.hpp"
+#include "lookback/device/device_memory.hpp"
+#include "lookback/device/dispatch.cuh"
+
+namespace {
+
+using lookback::DeviceMemory;
+using lookback::dram_gbps_per_sm;
+using lookback::PipelinedByDevice;
+
+// cudaDevAttrMultiProcessorCount, MemoryClockRate (kHz), GlobalMemoryBusWidth.
+constexpr DeviceMemory kH100Sxm{132, 2619000, 5120};   // 3.35 TB/s HBM3
+constexpr DeviceMemory kH200{132, 3201000, 6144};      // 4.9 TB/s HBM3e
+constexpr DeviceMemory kH100Pcie{114, 1593000, 5120};  // 2.0 TB/s HBM2e
+
+TEST(DeviceMemory, PeakBandwidthPerSm) {
+  EXPECT_NEAR(dram_gbps_per_sm(kH100Sxm) * kH100Sxm.sms, 3352.3, 0.1);
+  EXPECT_NEAR(dram_gbps_per_sm(kH100Sxm), 25.40, 0.01);
+  EXPECT_NEAR(dram_gbps_per_sm(kH200) * kH200.sms, 4916.7, 0.1);
+  EXPECT_NEAR(dram_gbps_per_sm(kH200), 37.25, 0.01);
+  EXPECT_NEAR(dram_gbps_per_sm(kH100Pcie), 17.89, 0.01);
+}
+
+TEST(DeviceMemory, MissingFiguresGiveZero) {
+  EXPECT_EQ(dram_gbps_per_sm(DeviceMemory{}), 0.0);
+  EXPECT_EQ(dram_gbps_per_sm(DeviceMemory{0, 3201000, 6144}), 0.0);
+  EXPECT_EQ(dram_gbps_per_sm(DeviceMemory{132, 0, 6144}), 0.0);
+  EXPECT_EQ(dram_gbps_per_sm(DeviceMemory{132, 3201000, 0}), 0.0);
+  EXPECT_FALSE(PipelinedByDevice::picks_wide(0.0));
+}
+
+// The H100s the policies were tuned on keep them; the H200 takes the wide
+// 8-byte shape; the threshold itself is wide.
+TEST(DeviceMemory, DefaultPicksWideOnTheH200Only) {
+  EXPECT_FALSE(PipelinedByDevice::picks_wide(dram_gbps_per_sm(kH100Sxm)));
+  EXPECT_FALSE(PipelinedByDevice::picks_wide(dram_gbps_per_sm(kH100Pcie)));
+  EXPECT_TRUE(PipelinedByDevice::picks_wide(dram_gbps_per_sm(kH200)));
+  EXPECT_TRUE(PipelinedByDevice::picks_wide(lookback::kWideGBpsPerSm));
+  EXPECT_FALSE(PipelinedByDevice::picks_wide(lookback::kWideGBpsPerSm - 0.01));
+}
+
+// DefaultConfig: the device choice sits in the large half of 8-byte values
+// only, keeps through Deterministic<> and Instrumented<>, and limits n to
+// the fewer items of its halves.
+TEST(DeviceMemory, DefaultConfigComposition) {
+  using D = lookback::DefaultConfig<double>;
+  static_assert(lookback::is_size_adaptive_v<D>);
+  static_assert(std::is_same_v<D::large, PipelinedByDevice>);
+  static_assert(std::is_same_v<lookback::DefaultConfig<std::uint32_t>::large, lookback::Pipelined>);
+  using Det = lookback::Deterministic<D>::large;
+  static_assert(lookback::is_device_adaptive_v<Det> && Det::deterministic &&
+                Det::base::deterministic && Det::wide::deterministic);
+  using Ins = lookback::Instrumented<D>::large;
+  static_assert(Ins::instrumented && Ins::wide::instrumented && !Ins::deterministic);
+  constexpr std::int64_t most = lookback::detail::max_items<PipelinedByDevice, double>();
+  EXPECT_EQ(most, std::min(lookback::detail::max_items<lookback::Pipelined, double>(),
+                           lookback::detail::max_items<lookback::PipelinedWide, double>()));
+  EXPECT_EQ(most, std::int64_t{0x7fffffff} * 3072);
+}
+
+}  // namespace
