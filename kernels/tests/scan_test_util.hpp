@@ -217,7 +217,7 @@ std::int64_t tile_items_for(std::int64_t n) {
                                            : tile_items_for<typename Cfg::large, T>(n);
   } else if constexpr (is_device_adaptive_v<Cfg>) {
     return lookback::detail::picks_wide_here<Cfg>() ? tile_items_for<typename Cfg::wide, T>(n)
-                : tile_items_for<typename Cfg::base, T>(n);
+                                                    : tile_items_for<typename Cfg::base, T>(n);
   } else {
     return detail::tile_items<Cfg, T>();
   }

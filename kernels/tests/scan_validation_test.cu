@@ -109,9 +109,10 @@ std::size_t query_bytes(std::int64_t n) {
 // smaller than pipelined's (8192, 3072; PipelinedWide 3840), so a query
 // above the switch returns the larger of the large half's storage for n
 // (8-byte values: the larger of Pipelined's and PipelinedWide's, whichever
-// the GPU) and the small half's for its whole share (stateless_scan). Descriptors come in groups of 32 tiles, so
-// not every n tells the halves apart: each case first checks that a wrong
-// pick would have given another size.
+// the GPU) and the small half's for its whole share (stateless_scan).
+// Descriptors come in groups of 32 tiles, so not every n tells the halves
+// apart: each case first checks that a wrong pick would have given another
+// size.
 template <class T>
 void expect_default_picks(std::int64_t n, bool small) {
   const std::int64_t share = lookback::DefaultConfig<T>::template max_small_items<T>();
@@ -123,8 +124,7 @@ void expect_default_picks(std::int64_t n, bool small) {
     large = std::max(large, query_bytes<lookback::PipelinedWide, T>(n));
   }
   EXPECT_EQ((query_bytes<Large, T>(n)), large) << "n = " << n;
-  const std::size_t above =
-      std::max(large, query_bytes<lookback::WarpLookbackSmall, T>(share));
+  const std::size_t above = std::max(large, query_bytes<lookback::WarpLookbackSmall, T>(share));
   ASSERT_NE(small_n, above) << "n = " << n << " does not tell the halves apart";
   EXPECT_EQ((query_bytes<void, T>(n)), small ? small_n : above)
       << "n = " << n << ", " << sizeof(T) << "-byte values";
