@@ -16,15 +16,18 @@ using lookback::dram_gbps_per_sm;
 using lookback::PipelinedByDevice;
 
 // cudaDevAttrMultiProcessorCount, MemoryClockRate (kHz), GlobalMemoryBusWidth.
+// The H200's are what the runtime reported on the device tool's H200s
+// (2026-11-28: a 6016-bit bus, not the data sheet's 6144); the H100s' are
+// their data sheets'.
 constexpr DeviceMemory kH100Sxm{132, 2619000, 5120};   // 3.35 TB/s HBM3
-constexpr DeviceMemory kH200{132, 3201000, 6144};      // 4.9 TB/s HBM3e
+constexpr DeviceMemory kH200{132, 3201000, 6016};      // 4.8 TB/s HBM3e
 constexpr DeviceMemory kH100Pcie{114, 1593000, 5120};  // 2.0 TB/s HBM2e
 
 TEST(DeviceMemory, PeakBandwidthPerSm) {
   EXPECT_NEAR(dram_gbps_per_sm(kH100Sxm) * kH100Sxm.sms, 3352.3, 0.1);
   EXPECT_NEAR(dram_gbps_per_sm(kH100Sxm), 25.40, 0.01);
-  EXPECT_NEAR(dram_gbps_per_sm(kH200) * kH200.sms, 4916.7, 0.1);
-  EXPECT_NEAR(dram_gbps_per_sm(kH200), 37.25, 0.01);
+  EXPECT_NEAR(dram_gbps_per_sm(kH200) * kH200.sms, 4814.3, 0.1);
+  EXPECT_NEAR(dram_gbps_per_sm(kH200), 36.47, 0.01);
   EXPECT_NEAR(dram_gbps_per_sm(kH100Pcie), 17.89, 0.01);
 }
 

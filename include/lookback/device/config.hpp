@@ -141,7 +141,7 @@ inline constexpr bool is_size_adaptive_v<SizeAdaptive<S, L, B>> = true;
 // DRAM bandwidth per SM is at least WideGBpsPerSm (device_memory.hpp), Base
 // on the others. The policies are compile-time per architecture, but GPUs
 // of one architecture differ in what they need: by Little's law an SM must
-// keep bandwidth x latency bytes in flight, and an H200 moves 1.47x an
+// keep bandwidth x latency bytes in flight, and an H200 moves 1.44x an
 // H100's bytes per SM with the same SMs and L2 (bench/results/h200/). Both
 // halves are whole configurations with their own kernels. The stateless
 // DeviceScan picks per call (the current device; a size query returns

@@ -3,7 +3,7 @@
 // bandwidth x latency bytes in flight to stream at the DRAM's rate, and the
 // latency is much the same across GPUs of one architecture, so the
 // bandwidth per SM says how much each SM must hold in flight: the H200
-// (4.9 TB/s, 132 SMs) needs 1.47x the H100's (3.35 TB/s, 132 SMs) with
+// (4.8 TB/s, 132 SMs) needs 1.44x the H100's (3.35 TB/s, 132 SMs) with
 // the same register files and shared memory.
 #pragma once
 

@@ -340,15 +340,21 @@ static_assert(PipelinedPolicy::block_threads<std::uint64_t>() == 192 &&
               PipelinedPolicy::staged_items<std::uint64_t>() == 12 &&
               policy_tile_items<PipelinedPolicy, std::uint64_t>() == 3072);
 // Pipelined on GPUs of more DRAM bandwidth per SM (DeviceAdaptive,
-// config.hpp: from kWideGBpsPerSm; the H200's 37 GB/s per SM, not the
-// H100's 25): the same 4-byte shapes; 8-byte values 128 threads x (10 + 20
+// config.hpp: from kWideGBpsPerSm; the H200's 36.5 GB/s per SM, not the
+// H100's 25.4): the same 4-byte shapes; 8-byte values 128 threads x (10 + 20
 // staged) items, 4 blocks per SM (a 3840-item tile; ptxas 13.0, sm_90, the
 // bench's vector-path inclusive sums: u64 no spill, f64 8 bytes).
 // H200, u64 sum, % of copy at 2^26 / 2^28 / 2^30 (bench --suite tuning,
 // two passes; bench/results/h200/tuning/): 93.5 / 93.6 / 93.2 against
 // PipelinedPolicy's 192 x (4 + 12) 91.8 / 87.8 / 90.4. On the H100 the
 // shape ran at 82.6% at 2^30 against 97.8% (without the L2 prefetch,
-// bench/results/sectors/h100_tuning.log), so there it is not used.
+// bench/results/sectors/h100_tuning.log), so there it is not used. Again,
+// explore_u64_shapes / explore_f64_shapes (two passes, 2026-11-28 evening,
+// bench/results/h200/wide/): the default (this shape) at 2^24 / 2^26 / 2^28
+// / 2^30 u64 87.8 / 93.3 / 92.3 / 92.5% against Pipelined's 87.2 / 91.6 /
+// 90.1 / 90.9, f64 90.0 / 94.8 / 95.1 / 95.2 against 87.3 / 91.5 / 91.6 /
+// 91.7; neighbours 128 x (12 + 20), (10 + 22), (12 + 18), 192 x (6 + 12)
+// and 3 blocks per SM within 1 point of it or behind.
 struct PipelinedWidePolicy : PipelinedPolicy {
   template <class T>
   static constexpr int block_threads() {
@@ -368,9 +374,9 @@ static_assert(policy_tile_items<PipelinedWidePolicy, std::uint64_t>() == 3840 &&
                   policy_tile_items<PipelinedPolicy, std::uint32_t>());
 // Peak DRAM bandwidth per SM from which DefaultConfig takes the wide
 // policies (device_memory.hpp): between the H100 SXM's 25.4 GB/s (3.35
-// TB/s, 132 SMs) and H100 NVL's 29.6 on one side and the H200's 37.2 (4.9
-// TB/s, 132 SMs) on the other; only the H100 SXM and the H200 were
-// measured.
+// TB/s, 132 SMs) and H100 NVL's 29.6 on one side and the H200's 36.5
+// (its runtime reports 3201 MHz x 6016 bits: 4.8 TB/s, 132 SMs) on the
+// other; only the H100 SXM and the H200 were measured.
 inline constexpr int kWideGBpsPerSm = 32;
 // The fallback's blocks are persistent too (its protocol holds two tiles per
 // block). 4-byte values take the pipelined shape. Its look-back code fits
