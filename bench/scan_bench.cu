@@ -1388,7 +1388,8 @@ int main(int argc, char** argv) {
       "per SM (8-byte default above the switch: %s)\n",
       prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20, prop.major, prop.minor,
       mem.memory_clock_khz / 1000, mem.bus_width_bits, gbps_per_sm * mem.sms, gbps_per_sm,
-      lookback::PipelinedByDevice::picks_wide(gbps_per_sm) ? "pipelined-wide" : "pipelined");
+      lookback::detail::picks_wide_here<lookback::PipelinedByDevice>() ? "pipelined-wide"
+                                                                       : "pipelined");
   if (!s.csv.empty()) {
     g_csv = std::fopen(s.csv.c_str(), "w");
     if (!g_csv) {

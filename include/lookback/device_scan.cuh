@@ -125,8 +125,13 @@ cudaError_t stateless_scan(void* d_temp, std::size_t& temp_bytes, const T* in, T
   } else if constexpr (is_device_adaptive_v<Cfg>) {
     // Each call runs the half the current device picks; a size query
     // answers for both, so the storage serves either (a query and its scans
-    // may meet different devices).
+    // may meet different devices). The arguments are checked before the
+    // device is asked (validate.hpp: before any CUDA call), against the
+    // fewer items of the two halves, which the picked half then checks
+    // again with its storage.
+    const ScanArguments args{in, out, n, sizeof(T), alignof(T), temp_bytes, 0, max_items<Cfg, T>()};
     if (d_temp == nullptr) {
+      if (n < 0 || n > args.max_items) return validate(args);
       std::size_t base_bytes = 0, wide_bytes = 0;
       cudaError_t e = stateless_scan<typename Cfg::base, kExclusive>(nullptr, base_bytes, in, out,
                                                                      n, op, init, stream, options);
@@ -136,6 +141,7 @@ cudaError_t stateless_scan(void* d_temp, std::size_t& temp_bytes, const T* in, T
       if (e == cudaSuccess) temp_bytes = std::max(base_bytes, wide_bytes);
       return e;
     }
+    if (const cudaError_t e = validate(args); e != cudaSuccess) return e;
     if (picks_wide_here<Cfg>())
       return stateless_scan<typename Cfg::wide, kExclusive>(d_temp, temp_bytes, in, out, n, op,
                                                             init, stream, options);

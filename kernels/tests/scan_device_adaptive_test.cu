@@ -3,8 +3,10 @@
 // GPU (a threshold of 0 GB/s per SM always picks the wide half, one no GPU
 // reaches always the base); the size query covering both; and the wide
 // pipelined shape (PipelinedWide, 8-byte values only differ from Pipelined)
-// against the CPU reference over the matrix of sizes and placements.
+// against the CPU reference: the matrix of sizes and placements, the
+// deterministic mode, and a plan's epoch wrapping.
 #include <limits>
+#include <string>
 
 #include "lookback/device/device_memory.hpp"
 #include "scan_test_util.hpp"
@@ -22,14 +24,33 @@ using lookback::Pipelined;
 using lookback::PipelinedWide;
 using AlwaysWide = DeviceAdaptive<Pipelined, PipelinedWide, 0>;
 using NeverWide = DeviceAdaptive<Pipelined, PipelinedWide, std::numeric_limits<int>::max()>;
+// Halves whose wide one has the smaller tiles (more storage): a query that
+// answered for the base half only would come out short.
+using WideNeedsMore = DeviceAdaptive<PipelinedWide, Pipelined, 0>;
 
+// What the library compares (rounded to hundredths, cached), checked
+// against the runtime's figures.
 double current_gbps_per_sm() {
   int dev = 0;
   EXPECT_EQ(cudaGetDevice(&dev), cudaSuccess);
   lookback::DeviceMemory m;
   EXPECT_EQ(lookback::detail::query_device_memory(dev, m), cudaSuccess)
       << lookback::last_error_message();
-  return lookback::dram_gbps_per_sm(m);
+  double gbps = -1.0;
+  EXPECT_EQ(lookback::detail::current_dram_gbps_per_sm(gbps), cudaSuccess)
+      << lookback::last_error_message();
+  EXPECT_NEAR(gbps, lookback::dram_gbps_per_sm(m), 0.005);
+  return gbps;
+}
+
+template <class Cfg, class T>
+std::size_t query(std::int64_t n) {
+  std::size_t bytes = 0;
+  EXPECT_EQ(lt::device_scan<Cfg>(nullptr, bytes, static_cast<const T*>(nullptr),
+                                 static_cast<T*>(nullptr), n, Kind::Inclusive),
+            cudaSuccess)
+      << lookback::last_error_message();
+  return bytes;
 }
 
 // A plan of Cfg picks `want_wide`, holds storage for that half only, and
@@ -63,8 +84,7 @@ void plan_picks(bool want_wide) {
 TEST(DeviceAdaptive, PlanPicksByTheCurrentDevice) {
   LOOKBACK_REQUIRE_GPU();
   const double gbps = current_gbps_per_sm();
-  EXPECT_GT(gbps, 0.0) << "the runtime reported no memory clock or bus width";
-  const bool wide = gbps >= lookback::kWideGBpsPerSm;
+  const bool wide = lookback::PipelinedByDevice::picks_wide(gbps);
   std::printf("[ info ] %.1f GB/s of DRAM per SM: the default takes %s\n", gbps,
               wide ? "PipelinedWide" : "Pipelined");
   plan_picks<lookback::PipelinedByDevice>(wide);
@@ -76,24 +96,36 @@ TEST(DeviceAdaptive, ThresholdsForceEitherHalf) {
   plan_picks<NeverWide>(false);
 }
 
-// The stateless API: each forced half scans correctly, and a size query
-// answers for the larger of the two halves' needs, whichever the device.
+// The stateless API: a size query answers for the larger of the two
+// halves' needs whichever half the device picks; a call runs the half its
+// threshold picks (told apart by storage that only the wide half's smaller
+// need fits); each forced half scans correctly.
 TEST(DeviceAdaptive, StatelessQueryCoversBothHalves) {
   LOOKBACK_REQUIRE_GPU();
   using T = double;
   for (const std::int64_t n : {std::int64_t{1}, std::int64_t{3841}, std::int64_t{1} << 20}) {
-    std::size_t both = 0, base = 0, wide = 0;
-    ASSERT_EQ(lt::device_scan<AlwaysWide>(nullptr, both, static_cast<const T*>(nullptr),
-                                          static_cast<T*>(nullptr), n, Kind::Inclusive),
-              cudaSuccess);
-    ASSERT_EQ(lt::device_scan<Pipelined>(nullptr, base, static_cast<const T*>(nullptr),
-                                         static_cast<T*>(nullptr), n, Kind::Inclusive),
-              cudaSuccess);
-    ASSERT_EQ(lt::device_scan<PipelinedWide>(nullptr, wide, static_cast<const T*>(nullptr),
-                                             static_cast<T*>(nullptr), n, Kind::Inclusive),
-              cudaSuccess);
-    EXPECT_EQ(both, std::max(base, wide)) << "n = " << n;
+    const std::size_t base = query<Pipelined, T>(n), wide = query<PipelinedWide, T>(n);
+    EXPECT_EQ((query<AlwaysWide, T>(n)), std::max(base, wide)) << "n = " << n;
+    EXPECT_EQ((query<NeverWide, T>(n)), std::max(base, wide)) << "n = " << n;
+    EXPECT_EQ((query<WideNeedsMore, T>(n)), std::max(base, wide)) << "n = " << n;
   }
+  // 2^20 items: 342 tiles of 3072 (352 descriptors) against 274 of 3840 (288).
+  const std::int64_t n = std::int64_t{1} << 20;
+  std::size_t wide_only = query<PipelinedWide, T>(n);
+  ASSERT_LT(wide_only, (query<Pipelined, T>(n)));
+  lt::DeviceBuffer<T> a(n), b(n);
+  lt::DeviceBuffer<unsigned char> temp(wide_only);
+  ASSERT_TRUE(a && b && temp);
+  EXPECT_EQ(
+      lt::device_scan<AlwaysWide>(temp.get(), wide_only, a.get(), b.get(), n, Kind::Inclusive),
+      cudaSuccess)
+      << lookback::last_error_message();
+  EXPECT_EQ(lt::device_scan<NeverWide>(temp.get(), wide_only, a.get(), b.get(), n, Kind::Inclusive),
+            cudaErrorInvalidValue);
+  EXPECT_NE(std::string(lookback::last_error_message()).find("temp storage too small"),
+            std::string::npos)
+      << lookback::last_error_message();
+  LOOKBACK_CUDA_OK(cudaDeviceSynchronize());
   for (const Kind kind : {Kind::Inclusive, Kind::Exclusive})
     for (const Placement p : {Placement::OutOfPlace, Placement::Offset2InPlace}) {
       SCOPED_TRACE(testing::Message() << lt::name(kind) << ", placement " << lt::name(p));
@@ -102,12 +134,52 @@ TEST(DeviceAdaptive, StatelessQueryCoversBothHalves) {
     }
 }
 
+// The deterministic mode and the instrumented kernels of the wide shape
+// (Deterministic<DefaultConfig<double>> runs them on a wide GPU), and a plan
+// whose 2-bit epoch wraps every 4 launches, in place and misaligned too.
+TEST(DeviceAdaptive, WideShapeDeterministicInstrumentedAndEpochWraps) {
+  LOOKBACK_REQUIRE_GPU();
+  using Det = lookback::Deterministic<PipelinedWide>;
+  using Ins = lookback::Instrumented<PipelinedWide>;
+  for (const std::int64_t n :
+       {std::int64_t{3839}, std::int64_t{3 * 3840 + 5}, std::int64_t{1} << 20})
+    for (const Kind kind : {Kind::Inclusive, Kind::Exclusive}) {
+      SCOPED_TRACE(testing::Message() << "n = " << n << ", " << lt::name(kind));
+      lt::run_matrix_case<Det, double>(n, kind, Placement::Offset3Mixed);
+      lt::run_matrix_case<Ins, std::uint64_t>(n, kind, Placement::Offset2InPlace);
+    }
+  using T = std::uint64_t;
+  using Cfg = lt::TwoBitEpoch<PipelinedWide>;
+  const std::int64_t cap = 4 * 3840 + 100;
+  lookback::ScanPlan<T, Cfg> plan;
+  ASSERT_EQ(plan.init(cap), cudaSuccess) << lookback::last_error_message();
+  lt::DeviceBuffer<T> a(cap + 1), b(cap + 1);
+  ASSERT_TRUE(a && b);
+  for (int launch = 0; launch < 10; ++launch) {
+    const std::int64_t n = launch % 3 == 0 ? cap : 3840 * (launch % 4) + 7;
+    const Kind kind = launch % 2 ? Kind::Exclusive : Kind::Inclusive;
+    const bool in_place = launch % 4 >= 2;
+    T* in = a.get() + (launch % 3 == 1 ? 1 : 0);
+    T* out = in_place ? in : b.get();
+    const std::vector<T> x = lt::make_input<T>(n, 500 + launch);
+    LOOKBACK_CUDA_OK(cudaMemcpy(in, x.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+    ASSERT_EQ(lt::plan_scan(plan, in, out, n, kind), cudaSuccess)
+        << "launch " << launch << ": " << lookback::last_error_message();
+    std::vector<T> got(n);
+    LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), out, n * sizeof(T), cudaMemcpyDeviceToHost));
+    EXPECT_TRUE(lt::equal_exactly(lt::reference_scan(x, kind), got, 3840)) << "launch " << launch;
+  }
+}
+
 // PipelinedWide's 8-byte kernels over the scan matrix (its 4-byte shapes
-// are Pipelined's, which scan_pipelined_test covers).
+// are Pipelined's, which scan_pipelined_test covers). Affine maps are 8
+// bytes with 4-byte alignment, and their operator does not commute.
 std::vector<MatrixCase> wide_cases() {
+  static_assert(sizeof(lookback::Affine) == 8);
   std::vector<MatrixCase> cases;
   for (const MatrixCase& c : lt::matrix_cases<PipelinedWide>())
-    if (c.type == Type::I64 || c.type == Type::U64 || c.type == Type::F64) cases.push_back(c);
+    if (c.type == Type::I64 || c.type == Type::U64 || c.type == Type::F64 || c.type == Type::Affine)
+      cases.push_back(c);
   return cases;
 }
 
@@ -123,6 +195,8 @@ TEST_P(PipelinedWideScan, MatchesReference) {
       return lt::run_matrix_case<PipelinedWide, std::uint64_t>(c.n, c.kind, c.placement);
     case Type::F64:
       return lt::run_matrix_case<PipelinedWide, double>(c.n, c.kind, c.placement);
+    case Type::Affine:
+      return lt::run_matrix_case<PipelinedWide, lookback::Affine>(c.n, c.kind, c.placement);
     default:
       FAIL() << "not an 8-byte case: " << lt::name(c.type);
   }

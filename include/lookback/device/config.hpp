@@ -110,17 +110,25 @@ using Fallback = ScanConfig<Variant::Fallback>;
 // each, since Reset::Epoch storage belongs to one configuration
 // (dispatch.cuh). The most items it takes are Large's. The API recognises
 // SizeAdaptive itself, not classes derived from it.
+namespace detail {
+// What the two kinds of adaptive configuration share: two whole
+// configurations, which must take the same flags (Deterministic<> and
+// Instrumented<> set them on both).
+template <class A, class B>
+struct ConfigPair {
+  static_assert(A::deterministic == B::deterministic && A::instrumented == B::instrumented,
+                "both halves of an adaptive configuration take the same flags");
+  static constexpr bool deterministic = A::deterministic;
+  static constexpr bool instrumented = A::instrumented;
+};
+}  // namespace detail
+
 template <class Small, class Large, std::int64_t MaxSmallBytes>
-struct SizeAdaptive {
+struct SizeAdaptive : detail::ConfigPair<Small, Large> {
   static_assert(MaxSmallBytes >= 0);
-  static_assert(Small::deterministic == Large::deterministic &&
-                    Small::instrumented == Large::instrumented,
-                "both halves of a SizeAdaptive take the same flags");
   using small = Small;
   using large = Large;
   static constexpr std::int64_t max_small_bytes = MaxSmallBytes;
-  static constexpr bool deterministic = Small::deterministic;
-  static constexpr bool instrumented = Small::instrumented;
   template <class T>
   static constexpr std::int64_t max_small_items() {
     return MaxSmallBytes / static_cast<std::int64_t>(sizeof(T));
@@ -150,16 +158,11 @@ inline constexpr bool is_size_adaptive_v<SizeAdaptive<S, L, B>> = true;
 // takes are the fewer of the two halves'. A SizeAdaptive's half may be a
 // DeviceAdaptive (DefaultConfig's large half for 8-byte values).
 template <class Base, class Wide, int WideGBpsPerSm>
-struct DeviceAdaptive {
+struct DeviceAdaptive : detail::ConfigPair<Base, Wide> {
   static_assert(WideGBpsPerSm >= 0);
-  static_assert(Base::deterministic == Wide::deterministic &&
-                    Base::instrumented == Wide::instrumented,
-                "both halves of a DeviceAdaptive take the same flags");
   using base = Base;
   using wide = Wide;
   static constexpr int wide_gbps_per_sm = WideGBpsPerSm;
-  static constexpr bool deterministic = Base::deterministic;
-  static constexpr bool instrumented = Base::instrumented;
   static constexpr bool picks_wide(double dram_gbps_per_sm) {
     return dram_gbps_per_sm >= WideGBpsPerSm;
   }

@@ -46,8 +46,10 @@ inline cudaError_t query_device_memory(int dev, DeviceMemory& m) {
   return cudaSuccess;
 }
 
-// The current device's dram_gbps_per_sm, asked of the runtime once per
-// device (in hundredths, 0: not asked yet).
+// The current device's dram_gbps_per_sm in hundredths, asked of the
+// runtime once per device (the cache holds hundredths + 1; 0: not asked
+// yet). Every user of it (DeviceAdaptive, the tests, the bench) compares the
+// same rounded value.
 inline cudaError_t current_dram_gbps_per_sm(double& gbps) {
   constexpr int kDevices = 64;
   static std::atomic<long> known[kDevices];
@@ -77,7 +79,13 @@ inline cudaError_t current_dram_gbps_per_sm(double& gbps) {
 template <class Cfg>
 bool picks_wide_here() {
   double gbps = 0.0;
-  return current_dram_gbps_per_sm(gbps) == cudaSuccess && Cfg::picks_wide(gbps);
+  if (current_dram_gbps_per_sm(gbps) != cudaSuccess) {
+    // Leave no error behind for a later cudaGetLastError() (the launch's
+    // check) to mistake for its own.
+    (void)cudaGetLastError();
+    return false;
+  }
+  return Cfg::picks_wide(gbps);
 }
 
 }  // namespace detail
