@@ -101,15 +101,6 @@ using Pipelined = ScanConfig<Variant::Pipelined>;
 using PipelinedWide = ScanConfig<Variant::Pipelined, PipelinedWidePolicy>;
 using Fallback = ScanConfig<Variant::Fallback>;
 
-// A configuration picked per call by the size of the input: Small for
-// scans of at most MaxSmallBytes bytes (n * sizeof(T)), Large above. Both are
-// whole configurations (ScanConfigs) with their own protocol and kernels;
-// nothing is shared between them at run time. The stateless DeviceScan sizes
-// and runs the one that n picks (a query above the switch returns enough for
-// every smaller n too); a ScanPlan of a SizeAdaptive holds one storage for
-// each, since Reset::Epoch storage belongs to one configuration
-// (dispatch.cuh). The most items it takes are Large's. The API recognises
-// SizeAdaptive itself, not classes derived from it.
 namespace detail {
 // What the two kinds of adaptive configuration share: two whole
 // configurations, which must take the same flags (Deterministic<> and
@@ -123,6 +114,15 @@ struct ConfigPair {
 };
 }  // namespace detail
 
+// A configuration picked per call by the size of the input: Small for
+// scans of at most MaxSmallBytes bytes (n * sizeof(T)), Large above. Both are
+// whole configurations (ScanConfigs) with their own protocol and kernels;
+// nothing is shared between them at run time. The stateless DeviceScan sizes
+// and runs the one that n picks (a query above the switch returns enough for
+// every smaller n too); a ScanPlan of a SizeAdaptive holds one storage for
+// each, since Reset::Epoch storage belongs to one configuration
+// (dispatch.cuh). The most items it takes are Large's. The API recognises
+// SizeAdaptive itself, not classes derived from it.
 template <class Small, class Large, std::int64_t MaxSmallBytes>
 struct SizeAdaptive : detail::ConfigPair<Small, Large> {
   static_assert(MaxSmallBytes >= 0);
