@@ -447,15 +447,19 @@ using BCoarseDet = Bench<lookback::Variant::Coarsened, lookback::CoarsenedPolicy
 using BPipelined = Bench<lookback::Variant::Pipelined>;
 using BWarpSmall = Bench<lookback::Variant::WarpLookback, lookback::WarpLookbackSmallPolicy>;
 using BPipelinedWide = Bench<lookback::Variant::Pipelined, lookback::PipelinedWidePolicy>;
-// DefaultConfig<T>'s composition, on the benchmark's configurations (for 1-,
-// 2-, 4- and 8-byte values).
+// DefaultConfig<T> as the benchmark's configurations: every whole
+// configuration in it without the scalar path.
+template <class C>
+struct WithoutScalarPath {
+  using type = lookback::ScanConfig<C::variant, typename C::policy, C::deterministic,
+                                    C::instrumented, false>;
+};
 template <class T>
-using BDefaultFor = lookback::SizeAdaptive<
-    BWarpSmall,
-    std::conditional_t<
-        sizeof(T) == 8,
-        lookback::DeviceAdaptive<BPipelined, BPipelinedWide, lookback::kWideGBpsPerSm>, BPipelined>,
-    lookback::default_max_small_bytes(sizeof(T))>;
+using BDefaultFor = lookback::detail::map_configs_t<lookback::DefaultConfig<T>, WithoutScalarPath>;
+// Its tiers are the rows' own kernels (one instantiation each).
+static_assert(std::is_same_v<BDefaultFor<std::uint32_t>::small, BWarpSmall> &&
+              std::is_same_v<BDefaultFor<std::uint32_t>::large::large, BPipelined> &&
+              std::is_same_v<BDefaultFor<std::uint64_t>::large::wide, BPipelinedWide>);
 
 // A warp-lookback shape for exploration: Threads x Bytes per thread, the
 // library's look-back delay from 1024 tiles, at most kMaxItems items a
@@ -827,14 +831,13 @@ void explore_suite(const Settings& s) {
          BFallback>(s, "explore_u8", narrow_sizes,
                     {"warp-lookback", "coarsened", "pipelined", "fallback"});
   // The default configuration (config.hpp): warp-lookback with small tiles
-  // up to default_max_small_bytes of input (8 MiB of 4- and 8-byte values
-  // since 2026-11-27 evening; 2 MiB before), pipelined above. Sizes around
-  // the switch and below it; "default" should track the faster of its two
-  // halves. Until 2026-11-27 midday the small half was WarpLookback
-  // (224 x 44) up to 4 MiB; its row stays for comparison.
+  // up to default_max_small_bytes of input, for 4-byte values 224 x 44 tiles
+  // up to 16 MiB (since 2026-11-28), pipelined above. Sizes around the
+  // switches and below them; "default" should track the fastest of its
+  // tiers.
   std::vector<std::int64_t> switch_sizes;
-  for (std::int64_t k : {8, 128, 512, 1024, 1536, 2048, 3072, 4096, 5120, 6144, 7168, 8192, 10240,
-                         12288, 14336, 16384, 20480, 24576, 32768})
+  for (std::int64_t k : {8,    128,  512,   1024,  1536,  2048,  3072,  4096,  5120,  6144,
+                         7168, 8192, 10240, 12288, 14336, 16384, 20480, 24576, 28672, 32768})
     if (k * 128 >= (std::int64_t{1} << s.min_log) && k * 128 <= (std::int64_t{1} << s.max_log))
       switch_sizes.push_back(k * 128);
   const std::vector<const char*> default_names = {"warp-lookback", "warp-lookback small",

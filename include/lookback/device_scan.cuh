@@ -40,8 +40,9 @@
 // of two by the size of each call's input. Without one,
 // lookback::DefaultConfig<T>: for 1-, 2-, 4- and 8-byte values
 // WarpLookbackSmall (warp-lookback on small tiles) up to config.hpp's
-// default_max_small_bytes of input (8 MiB of 4- and 8-byte values, 1 MiB of
-// 2-byte, 512 KiB of 1-byte ones) and Pipelined above, Coarsened for values of
+// default_max_small_bytes of input (2 MiB of 4-byte values, 8 MiB of 8-byte,
+// 1 MiB of 2-byte, 512 KiB of 1-byte ones) and Pipelined above, for 4-byte
+// values with WarpLookback between (up to 16 MiB), Coarsened for values of
 // other sizes; for 8-byte values the large half is a DeviceAdaptive that takes
 // PipelinedWide on GPUs of HBM3e-class bandwidth per SM (the H200).
 // A SizeAdaptive's halves may be SizeAdaptives or DeviceAdaptives
@@ -324,12 +325,50 @@ class ScanPlan {
   std::int64_t capacity_ = 0;
 };
 
+namespace detail {
+// The scan calls of a plan that hands each call to the plan of one of its
+// halves: Derived::pick(n, run) checks the call and returns run(half's plan)
+// for the half that runs n.
+template <class Derived, class T>
+class ForwardingPlan {
+ public:
+  cudaError_t InclusiveSum(const T* d_in, T* d_out, std::int64_t n, cudaStream_t stream = 0,
+                           const Options& options = {}) {
+    return self().pick(
+        n, [&](auto& plan) { return plan.InclusiveSum(d_in, d_out, n, stream, options); });
+  }
+  cudaError_t ExclusiveSum(const T* d_in, T* d_out, std::int64_t n, cudaStream_t stream = 0,
+                           const Options& options = {}) {
+    return self().pick(
+        n, [&](auto& plan) { return plan.ExclusiveSum(d_in, d_out, n, stream, options); });
+  }
+  template <class ScanOp>
+  cudaError_t InclusiveScan(const T* d_in, T* d_out, ScanOp op, std::int64_t n,
+                            cudaStream_t stream = 0, const Options& options = {}) {
+    return self().pick(
+        n, [&](auto& plan) { return plan.InclusiveScan(d_in, d_out, op, n, stream, options); });
+  }
+  template <class ScanOp>
+  cudaError_t ExclusiveScan(const T* d_in, T* d_out, ScanOp op, T init, std::int64_t n,
+                            cudaStream_t stream = 0, const Options& options = {}) {
+    return self().pick(n, [&](auto& plan) {
+      return plan.ExclusiveScan(d_in, d_out, op, init, n, stream, options);
+    });
+  }
+
+ private:
+  Derived& self() { return static_cast<Derived&>(*this); }
+};
+}  // namespace detail
+
 // A plan for a SizeAdaptive configuration: a plan of each half, the large one
 // only when the capacity goes past the small one's share. Each launch runs on
 // the plan that its n picks. A half may itself be a SizeAdaptive (its plan is
 // then this class again).
 template <class T, class Small, class Large, std::int64_t MaxSmallBytes>
-class ScanPlan<T, SizeAdaptive<Small, Large, MaxSmallBytes>> {
+class ScanPlan<T, SizeAdaptive<Small, Large, MaxSmallBytes>>
+    : public detail::ForwardingPlan<ScanPlan<T, SizeAdaptive<Small, Large, MaxSmallBytes>>, T> {
+  friend class detail::ForwardingPlan<ScanPlan, T>;
   using Adaptive = SizeAdaptive<Small, Large, MaxSmallBytes>;
   static constexpr std::int64_t kMaxSmallItems = Adaptive::template max_small_items<T>();
 
@@ -363,28 +402,6 @@ class ScanPlan<T, SizeAdaptive<Small, Large, MaxSmallBytes>> {
   const ScanPlan<T, Small>& small_plan() const { return small_; }
   const ScanPlan<T, Large>& large_plan() const { return large_; }
 
-  cudaError_t InclusiveSum(const T* d_in, T* d_out, std::int64_t n, cudaStream_t stream = 0,
-                           const Options& options = {}) {
-    return pick(n, [&](auto& plan) { return plan.InclusiveSum(d_in, d_out, n, stream, options); });
-  }
-  cudaError_t ExclusiveSum(const T* d_in, T* d_out, std::int64_t n, cudaStream_t stream = 0,
-                           const Options& options = {}) {
-    return pick(n, [&](auto& plan) { return plan.ExclusiveSum(d_in, d_out, n, stream, options); });
-  }
-  template <class ScanOp>
-  cudaError_t InclusiveScan(const T* d_in, T* d_out, ScanOp op, std::int64_t n,
-                            cudaStream_t stream = 0, const Options& options = {}) {
-    return pick(
-        n, [&](auto& plan) { return plan.InclusiveScan(d_in, d_out, op, n, stream, options); });
-  }
-  template <class ScanOp>
-  cudaError_t ExclusiveScan(const T* d_in, T* d_out, ScanOp op, T init, std::int64_t n,
-                            cudaStream_t stream = 0, const Options& options = {}) {
-    return pick(n, [&](auto& plan) {
-      return plan.ExclusiveScan(d_in, d_out, op, init, n, stream, options);
-    });
-  }
-
   // Instrumented configurations: both halves' statistics, added up.
   cudaError_t read_stats(LookbackStats& stats, cudaStream_t stream = 0) const {
     if (cudaError_t e = small_.read_stats(stats, stream); e != cudaSuccess) return e;
@@ -416,7 +433,9 @@ class ScanPlan<T, SizeAdaptive<Small, Large, MaxSmallBytes>> {
 // device current at init() picks, and nothing of the other (its storage
 // belongs to that half's kernels: Reset::Epoch).
 template <class T, class Base, class Wide, int WideGBpsPerSm>
-class ScanPlan<T, DeviceAdaptive<Base, Wide, WideGBpsPerSm>> {
+class ScanPlan<T, DeviceAdaptive<Base, Wide, WideGBpsPerSm>>
+    : public detail::ForwardingPlan<ScanPlan<T, DeviceAdaptive<Base, Wide, WideGBpsPerSm>>, T> {
+  friend class detail::ForwardingPlan<ScanPlan, T>;
   using Adaptive = DeviceAdaptive<Base, Wide, WideGBpsPerSm>;
 
  public:
@@ -450,27 +469,6 @@ class ScanPlan<T, DeviceAdaptive<Base, Wide, WideGBpsPerSm>> {
   const ScanPlan<T, Base>& base_plan() const { return base_; }
   const ScanPlan<T, Wide>& wide_plan() const { return wide_; }
 
-  cudaError_t InclusiveSum(const T* d_in, T* d_out, std::int64_t n, cudaStream_t stream = 0,
-                           const Options& options = {}) {
-    return pick([&](auto& plan) { return plan.InclusiveSum(d_in, d_out, n, stream, options); });
-  }
-  cudaError_t ExclusiveSum(const T* d_in, T* d_out, std::int64_t n, cudaStream_t stream = 0,
-                           const Options& options = {}) {
-    return pick([&](auto& plan) { return plan.ExclusiveSum(d_in, d_out, n, stream, options); });
-  }
-  template <class ScanOp>
-  cudaError_t InclusiveScan(const T* d_in, T* d_out, ScanOp op, std::int64_t n,
-                            cudaStream_t stream = 0, const Options& options = {}) {
-    return pick(
-        [&](auto& plan) { return plan.InclusiveScan(d_in, d_out, op, n, stream, options); });
-  }
-  template <class ScanOp>
-  cudaError_t ExclusiveScan(const T* d_in, T* d_out, ScanOp op, T init, std::int64_t n,
-                            cudaStream_t stream = 0, const Options& options = {}) {
-    return pick(
-        [&](auto& plan) { return plan.ExclusiveScan(d_in, d_out, op, init, n, stream, options); });
-  }
-
   cudaError_t read_stats(LookbackStats& stats, cudaStream_t stream = 0) const {
     return wide_picked_ ? wide_.read_stats(stats, stream) : base_.read_stats(stats, stream);
   }
@@ -479,9 +477,10 @@ class ScanPlan<T, DeviceAdaptive<Base, Wide, WideGBpsPerSm>> {
   }
 
  private:
-  // An empty plan's half reports "used before a successful init()".
+  // Every n runs on the half init() picked; an empty plan's half reports
+  // "used before a successful init()".
   template <class Run>
-  cudaError_t pick(Run run) {
+  cudaError_t pick(std::int64_t, Run run) {
     return wide_picked_ ? run(wide_) : run(base_);
   }
 

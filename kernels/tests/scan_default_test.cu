@@ -1,9 +1,9 @@
 // The default configuration (lookback::DefaultConfig<T>, a SizeAdaptive)
 // through the stateless DeviceScan: sizes at the small half's tile edges, the
-// largest size of the small half (warp-lookback with small tiles) and the next
-// (pipelined), inclusive and exclusive, aligned, misaligned and in place, for
-// every value size it covers; and one temp allocation, sized by a query for the
-// largest n, serving scans on both halves.
+// largest size of each tier and the next (small tiles, for 4-byte values
+// 224 x 44, pipelined), inclusive and exclusive, aligned, misaligned and in
+// place, for every value size it covers; and one temp allocation, sized by a
+// query for the largest n, serving scans on every tier.
 #include "scan_test_util.hpp"
 
 namespace lt = lookback::testing;
@@ -18,7 +18,13 @@ void around_the_switch() {
   static_assert(lookback::is_size_adaptive_v<Cfg>);
   const std::int64_t share = Cfg::template max_small_items<T>();
   const std::int64_t small_tile = lt::tile_items_for<Cfg, T>(1);
-  for (const std::int64_t n : {small_tile, small_tile + 1, 2 * small_tile - 1, share, share + 1})
+  std::vector<std::int64_t> sizes = {small_tile, small_tile + 1, 2 * small_tile - 1, share,
+                                     share + 1};
+  if constexpr (lookback::is_size_adaptive_v<typename Cfg::large>) {
+    const std::int64_t middle = Cfg::large::template max_small_items<T>();
+    sizes.insert(sizes.end(), {middle, middle + 1});
+  }
+  for (const std::int64_t n : sizes)
     for (const Kind kind : {Kind::Inclusive, Kind::Exclusive})
       for (const Placement placement :
            {Placement::OutOfPlace, Placement::InPlace, Placement::Offset3Mixed}) {
@@ -47,13 +53,15 @@ TEST(ScanDefault, AroundTheSwitchU8) {
 }
 
 // CUB's usage: query once for the largest n, then scan smaller inputs with
-// that storage, on either half. Where the small half's tiles are the smaller,
-// a query just above the switch must cover the small half's largest scan
-// itself: the default's 4096-item u32 tiles against pipelined's 8192 (2^21
-// items: 512 small tiles, 512 descriptors; 2^21 + 1: 257 pipelined tiles, 288
-// descriptors), and SmallTilesFirst (pipelined's 8192 below warp-lookback's
-// 9856: 300,000 items take 37 pipelined tiles, 64 descriptors; 300,001
-// items 31 warp-lookback tiles, 32).
+// that storage, on any tier. Where a smaller tier's tiles are the smaller, a
+// query just above its switch must cover that tier's largest scan itself:
+// the default's 4096-item u32 tiles against 224 x 44's 9856 (2^19 items: 128
+// small tiles, 128 descriptors; 2^19 + 1: 54 tiles, 64 descriptors), and
+// SmallTilesFirst (pipelined's 8192 below warp-lookback's 9856: 300,000
+// items take 37 pipelined tiles, 64 descriptors; 300,001 items 31
+// warp-lookback tiles, 32). Above the middle switch pipelined's tiles are the
+// smaller (2^22 items: 426 tiles of 224 x 44; one more: 513 pipelined
+// tiles), and the query serves all three tiers below it.
 using SmallTilesFirst =
     lookback::SizeAdaptive<lookback::Pipelined, lookback::WarpLookback, 300000 * 4>;
 
@@ -83,18 +91,28 @@ void one_query_serves_all(std::int64_t largest, std::initializer_list<std::int64
   }
 }
 
-TEST(ScanDefault, OneQueryForTheLargestSizeServesBothHalves) {
+TEST(ScanDefault, OneQueryForTheLargestSizeServesEveryTier) {
   LOOKBACK_REQUIRE_GPU();
   using Cfg = lookback::DefaultConfig<std::uint32_t>;
   constexpr std::int64_t share = Cfg::max_small_items<std::uint32_t>();
-  constexpr std::int64_t largest = 4 * share;  // past the switch: both halves
-  one_query_serves_all<Cfg>(largest, {largest, 1000, share, share + 1, largest - 1});
+  constexpr std::int64_t middle = Cfg::large::max_small_items<std::uint32_t>();
+  static_assert(share < middle);
+  constexpr std::int64_t largest = middle + 4 * share;  // past both switches
+  one_query_serves_all<Cfg>(largest,
+                            {largest, 1000, share, share + 1, middle, middle + 1, largest - 1});
 }
 TEST(ScanDefault, OneQueryJustAboveTheSwitchServesTheSmallHalf) {
   LOOKBACK_REQUIRE_GPU();
   using Cfg = lookback::DefaultConfig<std::uint32_t>;
   constexpr std::int64_t share = Cfg::max_small_items<std::uint32_t>();
   one_query_serves_all<Cfg>(share + 1, {share + 1, share, share - 1, 1000});
+}
+TEST(ScanDefault, OneQueryJustAboveTheMiddleSwitchServesTheMiddleTier) {
+  LOOKBACK_REQUIRE_GPU();
+  using Cfg = lookback::DefaultConfig<std::uint32_t>;
+  constexpr std::int64_t share = Cfg::max_small_items<std::uint32_t>();
+  constexpr std::int64_t middle = Cfg::large::max_small_items<std::uint32_t>();
+  one_query_serves_all<Cfg>(middle + 1, {middle + 1, middle, middle - 1, share + 1, share, 1000});
 }
 TEST(ScanDefault, OneQueryAboveTheSwitchServesTheSmallHalfWithSmallerTiles) {
   LOOKBACK_REQUIRE_GPU();

@@ -39,11 +39,18 @@ void many_launches() {
   if constexpr (lookback::is_size_adaptive_v<Cfg>) {
     const std::int64_t small_tile = lt::tile_items_for<Cfg, T>(1);
     const std::int64_t share = Cfg::template max_small_items<T>();
-    // The large half at a second tile count too (the default's u32 share is
-    // 2^21 items since 2026-11-27, where the fixed sizes above stop).
+    // The large half at a second tile count too (a share may lie where the
+    // fixed sizes above stop, as the default's 2^20 f64 items do).
     sizes.insert(sizes.begin() + 3,
                  {small_tile, share + 1, 2 * small_tile - 1, share, share + 3 * tile + 5});
     cap = std::max(cap, share + 3 * tile + 16);
+    // A middle tier (the default's for 4-byte values): its own switch, and
+    // the largest tier past it.
+    if constexpr (lookback::is_size_adaptive_v<typename Cfg::large>) {
+      const std::int64_t middle = Cfg::large::template max_small_items<T>();
+      sizes.insert(sizes.begin() + 6, {middle + 1, middle, middle + tile + 3});
+      cap = std::max(cap, middle + tile + 16);
+    }
   }
   lookback::ScanPlan<T, Cfg> plan;
   ASSERT_EQ(plan.init(cap), cudaSuccess) << lookback::last_error_message();
@@ -132,9 +139,10 @@ LOOKBACK_PLAN_TESTS(Pipelined, lookback::Pipelined)
 LOOKBACK_PLAN_TESTS(Fallback, lookback::Fallback)
 
 // The default configuration of 1-, 2-, 4- and 8-byte values (a
-// SizeAdaptive): the sizes above run on both halves (warp-lookback with small
-// tiles up to 2^21 u32, 2^20 f64, 2^19 u16 and 2^19 u8 items, pipelined
-// above), one plan, in place and not, misaligned and not.
+// SizeAdaptive): the sizes above run on every tier (warp-lookback with small
+// tiles up to 2^19 u32, 2^20 f64, 2^19 u16 and 2^19 u8 items; for u32
+// 224 x 44 up to 2^22; pipelined above), one plan, in place and not,
+// misaligned and not.
 TEST(ScanPlan, DefaultU32) {
   LOOKBACK_REQUIRE_GPU();
   many_launches<lookback::DefaultConfig<std::uint32_t>, std::uint32_t>();
@@ -152,29 +160,36 @@ TEST(ScanPlan, DefaultU8) {
   many_launches<lookback::DefaultConfig<std::uint8_t>, std::uint8_t>();
 }
 
-// Which half ran: an instrumented plan counts look-back windows in the
-// storage of the half that ran.
-TEST(ScanPlan, DefaultRunsTheHalfThatTheSizePicks) {
+// Which tier ran: an instrumented plan counts look-back windows in the
+// storage of the tier that ran (u32: small tiles, 224 x 44, pipelined).
+TEST(ScanPlan, DefaultRunsTheTierThatTheSizePicks) {
   LOOKBACK_REQUIRE_GPU();
   using Cfg = lookback::Instrumented<lookback::DefaultConfig<std::uint32_t>>;
-  constexpr std::int64_t small_n = Cfg::max_small_items<std::uint32_t>();  // 512 small tiles
-  constexpr std::int64_t large_n = small_n + 1;                            // 257 pipelined tiles
-  static_assert(Cfg::picks_small<std::uint32_t>(small_n) &&
-                !Cfg::picks_small<std::uint32_t>(large_n));
+  using Middle = Cfg::large;
+  static_assert(lookback::is_size_adaptive_v<Middle>);
+  constexpr std::int64_t small_n = Cfg::max_small_items<std::uint32_t>();      // 128 small tiles
+  constexpr std::int64_t middle_n = Middle::max_small_items<std::uint32_t>();  // 426 of 224 x 44
+  constexpr std::int64_t large_n = middle_n + 1;  // 513 pipelined tiles
+  static_assert(
+      Cfg::picks_small<std::uint32_t>(small_n) && !Cfg::picks_small<std::uint32_t>(small_n + 1) &&
+      Middle::picks_small<std::uint32_t>(middle_n) && !Middle::picks_small<std::uint32_t>(large_n));
   lookback::ScanPlan<std::uint32_t, Cfg> plan;
   ASSERT_EQ(plan.init(large_n), cudaSuccess) << lookback::last_error_message();
-  ASSERT_GT(plan.large_plan().capacity(), 0);
+  ASSERT_GT(plan.large_plan().large_plan().capacity(), 0);
   lt::DeviceBuffer<std::uint32_t> a(large_n), b(large_n);
   ASSERT_TRUE(a && b);
   const std::vector<std::uint32_t> in = lt::make_input<std::uint32_t>(large_n, 7);
   LOOKBACK_CUDA_OK(
       cudaMemcpy(a.get(), in.data(), large_n * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
-  const auto windows = [](const auto& half) {
+  const auto windows = [](const auto& tier) {
     lookback::LookbackStats st{};
-    EXPECT_EQ(half.read_stats(st), cudaSuccess) << lookback::last_error_message();
+    EXPECT_EQ(tier.read_stats(st), cudaSuccess) << lookback::last_error_message();
     return st.windows;
   };
-  for (const std::int64_t n : {small_n, large_n}) {
+  const auto& small = plan.small_plan();
+  const auto& middle = plan.large_plan().small_plan();
+  const auto& large = plan.large_plan().large_plan();
+  for (const std::int64_t n : {small_n, small_n + 1, middle_n, large_n}) {
     ASSERT_EQ(plan.reset_stats(), cudaSuccess);
     ASSERT_EQ(plan.InclusiveSum(a.get(), b.get(), n), cudaSuccess)
         << lookback::last_error_message();
@@ -183,22 +198,24 @@ TEST(ScanPlan, DefaultRunsTheHalfThatTheSizePicks) {
         cudaMemcpy(got.data(), b.get(), n * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
     const std::vector<std::uint32_t> part(in.begin(), in.begin() + n);
     EXPECT_TRUE(lt::equal_exactly(lt::reference_scan(part, Kind::Inclusive), got, 8192));
-    const bool small = n == small_n;
-    EXPECT_EQ(windows(plan.small_plan()) > 0, small) << "n = " << n;
-    EXPECT_EQ(windows(plan.large_plan()) > 0, !small) << "n = " << n;
+    const int tier = n <= small_n ? 0 : n <= middle_n ? 1 : 2;
+    EXPECT_EQ(windows(small) > 0, tier == 0) << "n = " << n;
+    EXPECT_EQ(windows(middle) > 0, tier == 1) << "n = " << n;
+    EXPECT_EQ(windows(large) > 0, tier == 2) << "n = " << n;
     lookback::LookbackStats total{};
     ASSERT_EQ(plan.read_stats(total), cudaSuccess);
-    EXPECT_EQ(total.windows, windows(plan.small_plan()) + windows(plan.large_plan()));
+    EXPECT_EQ(total.windows, windows(small) + windows(middle) + windows(large));
   }
-  // Beyond the capacity: an error from the adaptive plan, not from a half.
+  // Beyond the capacity: an error from the adaptive plan, not from a tier.
   EXPECT_EQ(plan.InclusiveSum(a.get(), b.get(), large_n + 1), cudaErrorInvalidValue);
   EXPECT_NE(std::string(lookback::last_error_message()).find("capacity " + std::to_string(large_n)),
             std::string::npos)
       << lookback::last_error_message();
 }
 
-// Up to the small half's share the large half holds no storage.
-TEST(ScanPlan, DefaultPlanWithinTheSmallShareHasNoLargeStorage) {
+// Up to the small half's share the large half holds no storage; up to the
+// middle tier's, the largest tier none.
+TEST(ScanPlan, DefaultPlanHoldsNoStorageForTiersBeyondItsCapacity) {
   LOOKBACK_REQUIRE_GPU();
   lookback::ScanPlan<std::uint32_t> plan;
   const std::int64_t share =
@@ -206,8 +223,16 @@ TEST(ScanPlan, DefaultPlanWithinTheSmallShareHasNoLargeStorage) {
   ASSERT_EQ(plan.init(share), cudaSuccess) << lookback::last_error_message();
   EXPECT_EQ(plan.large_plan().bytes(), 0u);
   EXPECT_EQ(plan.bytes(), plan.small_plan().bytes());
-  ASSERT_EQ(plan.init(std::int64_t{1} << 22), cudaSuccess) << lookback::last_error_message();
-  EXPECT_GT(plan.large_plan().bytes(), 0u);
+  // Up to the middle tier's share (u32) the largest tier holds none either.
+  const std::int64_t middle =
+      lookback::DefaultConfig<std::uint32_t>::large::max_small_items<std::uint32_t>();
+  ASSERT_EQ(plan.init(middle), cudaSuccess) << lookback::last_error_message();
+  EXPECT_GT(plan.large_plan().small_plan().bytes(), 0u);
+  EXPECT_EQ(plan.large_plan().large_plan().bytes(), 0u);
+  ASSERT_EQ(plan.init(middle + 1), cudaSuccess) << lookback::last_error_message();
+  EXPECT_GT(plan.large_plan().large_plan().bytes(), 0u);
+  EXPECT_EQ(plan.bytes(), plan.small_plan().bytes() + plan.large_plan().small_plan().bytes() +
+                              plan.large_plan().large_plan().bytes());
   ASSERT_EQ(plan.init(1000), cudaSuccess) << lookback::last_error_message();
   EXPECT_EQ(plan.large_plan().bytes(), 0u);
   EXPECT_EQ(plan.capacity(), 1000);

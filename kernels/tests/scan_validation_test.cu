@@ -47,18 +47,22 @@ TEST(ScanValidation, SizeQueryNeedsNoDevice) {
 }
 
 // The configuration the API takes when none is named (config.hpp):
-// warp-lookback with small tiles up to default_max_small_bytes of input (8 MiB
-// of 4- and 8-byte values, 1 MiB of 2-byte, 512 KiB of 1-byte ones),
-// pipelined above; Coarsened for values of other sizes. The halves' tiles
-// differ in size, so the temp-storage query tells which one a call used.
-// 8-byte values: pipelined's shape above the switch is picked by the GPU
-// (PipelinedByDevice, a DeviceAdaptive; device_memory_test).
+// warp-lookback with small tiles up to default_max_small_bytes of input (2 MiB
+// of 4-byte values, 8 MiB of 8-byte, 1 MiB of 2-byte, 512 KiB of 1-byte ones);
+// above that, for 4-byte values warp-lookback's 224 x 44 tiles up to 16 MiB
+// and pipelined beyond, for the others pipelined; Coarsened for values of
+// other sizes. The tiers' tiles differ in size, so the temp-storage query
+// tells which one a call used. 8-byte values: pipelined's shape is picked by
+// the GPU (PipelinedByDevice, a DeviceAdaptive; device_memory_test).
+using Middle =
+    lookback::SizeAdaptive<lookback::WarpLookback, lookback::Pipelined, std::int64_t{16} << 20>;
 template <std::size_t kBytes>
 using DefaultAdaptive = lookback::SizeAdaptive<
     lookback::WarpLookbackSmall,
-    std::conditional_t<kBytes == 8, lookback::PipelinedByDevice, lookback::Pipelined>,
+    std::conditional_t<kBytes == 8, lookback::PipelinedByDevice,
+                       std::conditional_t<kBytes == 4, Middle, lookback::Pipelined>>,
     lookback::default_max_small_bytes(kBytes)>;
-static_assert(lookback::default_max_small_bytes(4) == std::int64_t{8} << 20 &&
+static_assert(lookback::default_max_small_bytes(4) == std::int64_t{2} << 20 &&
               lookback::default_max_small_bytes(8) == std::int64_t{8} << 20 &&
               lookback::default_max_small_bytes(2) == std::int64_t{1} << 20 &&
               lookback::default_max_small_bytes(1) == std::int64_t{512} << 10);
@@ -77,8 +81,10 @@ static_assert(sizeof(Sum12) == 12);
 static_assert(std::is_same_v<lookback::DefaultConfig<Sum12>, lookback::Coarsened>);
 static_assert(std::is_same_v<lookback::ScanPlan<std::uint32_t>,
                              lookback::ScanPlan<std::uint32_t, DefaultAdaptive<4>>>);
-static_assert(DefaultAdaptive<4>::picks_small<std::uint32_t>(std::int64_t{1} << 21) &&
-              !DefaultAdaptive<4>::picks_small<std::uint32_t>((std::int64_t{1} << 21) + 1) &&
+static_assert(DefaultAdaptive<4>::picks_small<std::uint32_t>(std::int64_t{1} << 19) &&
+              !DefaultAdaptive<4>::picks_small<std::uint32_t>((std::int64_t{1} << 19) + 1) &&
+              Middle::picks_small<std::uint32_t>(std::int64_t{1} << 22) &&
+              !Middle::picks_small<std::uint32_t>((std::int64_t{1} << 22) + 1) &&
               DefaultAdaptive<8>::picks_small<double>(std::int64_t{1} << 20) &&
               !DefaultAdaptive<8>::picks_small<double>((std::int64_t{1} << 20) + 1) &&
               DefaultAdaptive<2>::picks_small<std::uint16_t>(std::int64_t{1} << 19) &&
@@ -86,14 +92,19 @@ static_assert(DefaultAdaptive<4>::picks_small<std::uint32_t>(std::int64_t{1} << 
               DefaultAdaptive<1>::picks_small<std::uint8_t>(std::int64_t{1} << 19) &&
               !DefaultAdaptive<1>::picks_small<std::uint8_t>((std::int64_t{1} << 19) + 1) &&
               DefaultAdaptive<4>::picks_small<float>(-1));
-// Deterministic and Instrumented reach both halves.
+// Deterministic and Instrumented reach every tier.
 static_assert(
     std::is_same_v<lookback::Deterministic<DefaultAdaptive<4>>,
-                   lookback::SizeAdaptive<lookback::Deterministic<lookback::WarpLookbackSmall>,
-                                          lookback::Deterministic<lookback::Pipelined>,
-                                          std::int64_t{8} << 20>>);
+                   lookback::SizeAdaptive<
+                       lookback::Deterministic<lookback::WarpLookbackSmall>,
+                       lookback::SizeAdaptive<lookback::Deterministic<lookback::WarpLookback>,
+                                              lookback::Deterministic<lookback::Pipelined>,
+                                              std::int64_t{16} << 20>,
+                       std::int64_t{2} << 20>>);
 static_assert(lookback::Instrumented<DefaultAdaptive<4>>::instrumented &&
-              lookback::Instrumented<DefaultAdaptive<4>>::large::instrumented &&
+              lookback::Instrumented<DefaultAdaptive<4>>::large::small::instrumented &&
+              lookback::Instrumented<DefaultAdaptive<4>>::large::large::instrumented &&
+              lookback::Instrumented<DefaultAdaptive<8>>::large::wide::instrumented &&
               !lookback::Instrumented<DefaultAdaptive<4>>::deterministic);
 
 template <class Config, class T>
@@ -105,48 +116,68 @@ std::size_t query_bytes(std::int64_t n) {
   return bytes;
 }
 
-// The small half's tiles (4096 items of 1, 2 and 4 bytes, 2048 of 8) are
-// smaller than pipelined's (8192, 3072; PipelinedWide 3840), so a query
-// above the switch returns the larger of the large half's storage for n
-// (8-byte values: the larger of Pipelined's and PipelinedWide's, whichever
-// the GPU) and the small half's for its whole share (stateless_scan).
-// Descriptors come in groups of 32 tiles, so not every n tells the halves
+// The default's tiers (small tiles; for 4-byte values 224 x 44; pipelined).
+enum class Tier { Small, Middle, Large };
+const char* name(Tier t) {
+  return t == Tier::Small ? "small tiles" : t == Tier::Middle ? "224 x 44" : "pipelined";
+}
+
+// What a default query for n returns if `tier` runs n: that tier's storage
+// for n, and at least every smaller tier's for its whole share
+// (stateless_scan). The small tiles (4096 items of 1, 2 and 4 bytes, 2048 of
+// 8) are smaller than the other tiers', and pipelined's (8192 of 4 bytes;
+// 8-byte values: the larger of Pipelined's 3072 and PipelinedWide's 3840,
+// whichever the GPU) smaller than 224 x 44's 9856.
+template <class T>
+std::size_t default_bytes_if(Tier tier, std::int64_t n) {
+  const std::int64_t small_share =
+      lookback::default_max_small_bytes(sizeof(T)) / static_cast<std::int64_t>(sizeof(T));
+  if (tier == Tier::Small) return query_bytes<lookback::WarpLookbackSmall, T>(n);
+  const std::size_t below = query_bytes<lookback::WarpLookbackSmall, T>(small_share);
+  if (tier == Tier::Middle) return std::max(below, query_bytes<lookback::WarpLookback, T>(n));
+  std::size_t large = query_bytes<lookback::Pipelined, T>(n);
+  if constexpr (sizeof(T) == 8) large = std::max(large, query_bytes<lookback::PipelinedWide, T>(n));
+  if constexpr (sizeof(T) == 4)
+    large = std::max(large, query_bytes<lookback::WarpLookback, T>(
+                                lookback::kDefaultMaxMiddleBytes / std::int64_t{4}));
+  return std::max(below, large);
+}
+
+// Descriptors come in groups of 32 tiles, so not every n tells the tiers
 // apart: each case first checks that a wrong pick would have given another
 // size.
 template <class T>
-void expect_default_picks(std::int64_t n, bool small) {
-  const std::int64_t share = lookback::DefaultConfig<T>::template max_small_items<T>();
-  const std::size_t small_n = query_bytes<lookback::WarpLookbackSmall, T>(n);
-  using Large = typename lookback::DefaultConfig<T>::large;
-  std::size_t large = query_bytes<lookback::Pipelined, T>(n);
-  if constexpr (sizeof(T) == 8) {
-    static_assert(std::is_same_v<Large, lookback::PipelinedByDevice>);
-    large = std::max(large, query_bytes<lookback::PipelinedWide, T>(n));
-  }
-  EXPECT_EQ((query_bytes<Large, T>(n)), large) << "n = " << n;
-  const std::size_t above = std::max(large, query_bytes<lookback::WarpLookbackSmall, T>(share));
-  ASSERT_NE(small_n, above) << "n = " << n << " does not tell the halves apart";
-  EXPECT_EQ((query_bytes<void, T>(n)), small ? small_n : above)
-      << "n = " << n << ", " << sizeof(T) << "-byte values";
+void expect_default_picks(std::int64_t n, Tier tier) {
+  const std::size_t want = default_bytes_if<T>(tier, n);
+  for (const Tier other : {Tier::Small, Tier::Middle, Tier::Large})
+    if (other != tier && (other != Tier::Middle || sizeof(T) == 4))
+      ASSERT_NE(default_bytes_if<T>(other, n), want)
+          << "n = " << n << " does not tell " << name(tier) << " from " << name(other);
+  EXPECT_EQ((query_bytes<void, T>(n)), want)
+      << "n = " << n << ", " << sizeof(T) << "-byte values, " << name(tier);
 }
 
-TEST(ScanValidation, DefaultConfigurationSwitchesToPipelinedAboveItsShare) {
+TEST(ScanValidation, DefaultConfigurationPicksTheTierOfTheSize) {
   for (std::int64_t n : {1000, 32 * 4096})
-    expect_default_picks<int>(n, true);
-  for (std::int64_t n : {(1 << 21) + 1, 1 << 26})
-    expect_default_picks<int>(n, false);
+    expect_default_picks<int>(n, Tier::Small);
+  // 2^19 + 1 items would not tell 224 x 44 from pipelined (64 descriptors
+  // each); 2^22 does (448 against 512).
+  for (std::int64_t n : {std::int64_t{1} << 22})
+    expect_default_picks<int>(n, Tier::Middle);
+  for (std::int64_t n : {(std::int64_t{1} << 22) + 1, std::int64_t{1} << 26})
+    expect_default_picks<int>(n, Tier::Large);
   for (std::int64_t n : {1000, 32 * 2048})
-    expect_default_picks<std::uint64_t>(n, true);
+    expect_default_picks<std::uint64_t>(n, Tier::Small);
   for (std::int64_t n : {(1 << 20) + 1, 1 << 26})
-    expect_default_picks<std::uint64_t>(n, false);
+    expect_default_picks<std::uint64_t>(n, Tier::Large);
   for (std::int64_t n : {1000, 32 * 4096})
-    expect_default_picks<std::uint16_t>(n, true);
+    expect_default_picks<std::uint16_t>(n, Tier::Small);
   for (std::int64_t n : {(1 << 19) + 1, 1 << 26})
-    expect_default_picks<std::uint16_t>(n, false);
+    expect_default_picks<std::uint16_t>(n, Tier::Large);
   for (std::int64_t n : {1000, 32 * 4096})
-    expect_default_picks<std::uint8_t>(n, true);
+    expect_default_picks<std::uint8_t>(n, Tier::Small);
   for (std::int64_t n : {(1 << 19) + 1, 1 << 26})
-    expect_default_picks<std::uint8_t>(n, false);
+    expect_default_picks<std::uint8_t>(n, Tier::Large);
   ASSERT_NE((query_bytes<lookback::Coarsened, Sum12>(1 << 26)),
             (query_bytes<lookback::Pipelined, Sum12>(1 << 26)));
   EXPECT_EQ((query_bytes<void, Sum12>(1 << 26)),
@@ -181,15 +212,20 @@ TEST(ScanValidation, AdaptiveQueryAboveTheSwitchCoversTheSmallHalf) {
 }
 
 // A plan of a SizeAdaptive holds the small half's storage up to its share and
-// the large half's beyond.
-TEST(ScanValidation, AdaptivePlanStorageIsBothHalves) {
+// the large half's beyond: the default's for u32, each tier's up to its share.
+TEST(ScanValidation, AdaptivePlanStorageIsEveryTierItReaches) {
   using Plan = lookback::ScanPlan<std::uint32_t>;
-  using Warp = lookback::ScanPlan<std::uint32_t, lookback::WarpLookbackSmall>;
+  using Small = lookback::ScanPlan<std::uint32_t, lookback::WarpLookbackSmall>;
+  using Warp = lookback::ScanPlan<std::uint32_t, lookback::WarpLookback>;
   using Pipe = lookback::ScanPlan<std::uint32_t, lookback::Pipelined>;
-  EXPECT_EQ(Plan::storage_bytes(1000), Warp::storage_bytes(1000));
-  EXPECT_EQ(Plan::storage_bytes(1 << 21), Warp::storage_bytes(1 << 21));
-  EXPECT_EQ(Plan::storage_bytes(1 << 24),
-            Warp::storage_bytes(1 << 21) + Pipe::storage_bytes(1 << 24));
+  constexpr std::int64_t small_share = 1 << 19, middle_share = 1 << 22;
+  EXPECT_EQ(Plan::storage_bytes(1000), Small::storage_bytes(1000));
+  EXPECT_EQ(Plan::storage_bytes(small_share), Small::storage_bytes(small_share));
+  EXPECT_EQ(Plan::storage_bytes(1 << 21),
+            Small::storage_bytes(small_share) + Warp::storage_bytes(1 << 21));
+  EXPECT_EQ(Plan::storage_bytes(1 << 24), Small::storage_bytes(small_share) +
+                                              Warp::storage_bytes(middle_share) +
+                                              Pipe::storage_bytes(1 << 24));
 }
 
 // A half of a SizeAdaptive may be a SizeAdaptive: three tiers, each call on

@@ -175,69 +175,106 @@ inline constexpr bool is_device_adaptive_v<DeviceAdaptive<B, W, G>> = true;
 
 // What DeviceScan and ScanPlan use unless told otherwise: warp-lookback with
 // small tiles (WarpLookbackSmall, 4096 items of up to 4 bytes, 2048 of 8)
-// for small inputs, pipelined above (default_max_small_bytes: 8 MiB of 4- and
-// 8-byte values, 2^21 and 2^20 items; 1 MiB of 2-byte ones and 512 KiB of
-// 1-byte ones, 2^19 items each); Coarsened for values of other sizes.
-// The switch (H100, sums; bench --suite explore, groups explore_default*,
-// two passes, bench/results/README.md "Relaxed packed publishes"): since the
-// one-tile variants publish packed words relaxed (2026-11-27, evening) the
-// small tiles run ahead of pipelined up to these sizes: u32 0.6-1.1 us from
-// 1.25 x 2^19 to 2^21 items (2^20: 10.4 against 11.3), 3.4 us behind at 2^22
-// and 1.7 at 1.5 x 2^21; u64 0.6-0.9 us from 1.5 x 2^18 to 2^20, 1.0 behind
-// at 1.25 x 2^20; u16 0.4-0.8 us at 1.5 x 2^18 - 2^19, level from 1.5 x 2^19;
-// u8 0.4-0.9 us from 1.5 x 2^17 to 2^19, level from 1.5 x 2^19. Below the
-// switch the small tiles beat WarpLookback's 224 x 44 by 0.6-1.3 us from
-// 1.5 x 2^13 to 2^16 items and are level at 2^18 (explore_small_warp*); from
-// 1.25 x 2^19 to 2^21 u32 items 224 x 44 is mostly ahead, by up to 0.5 us
-// (a third tier would take that; not done). Pipelined above: level with
-// warp-lookback at 2^22 u32 items and the fastest from 2^23; for u16 92.3% of
-// copy at 2^30 against coarsened's 82.6% (u8 65.2% against 64.4%; both
-// measured before the relaxed publishes), though coarsened is 0.5-1.2 us
-// faster for u8 from 1.5 x 2^17 to 2^22 items. History: Pipelined at every size for 4- and
-// 8-byte values and Coarsened for the others until 2026-11-27; that day
-// WarpLookback up to 4 MiB, then WarpLookbackSmall up to 2 MiB (512 KiB of
-// 2-byte, 128 KiB of 1-byte values) while the one-tile variants still
-// published with a release.
+// for small inputs, pipelined for large ones; Coarsened for values of other
+// sizes. The small tiles run up to default_max_small_bytes of input: 2 MiB
+// of 4-byte values (2^19 items), 8 MiB of 8-byte ones (2^20), 1 MiB of 2-byte
+// and 512 KiB of 1-byte ones (2^19 each). 4-byte values have a middle tier,
+// WarpLookback's 224 x 44 tiles, up to kDefaultMaxMiddleBytes (16 MiB, 2^22
+// items); pipelined above that.
+//
+// The switches (u32 / u64 / u16 / u8 sums, bench --suite explore, groups
+// explore_default*, two passes; H100: bench/results/README.md "Relaxed packed
+// publishes", H200: bench/results/h200/README.md "The default's switches"):
+// - u32, H100 / H200 alike: the small tiles are the fastest up to 2^18 items
+//   and level with 224 x 44 at 2^19. From 1.25 x 2^19 to 2^21, 224 x 44 is
+//   ahead of the small tiles by up to 0.5 us (2^20: 10.24 against 10.51 us
+//   on the H100, 9.55 against 9.86 on the H200), except at 1.5 x 2^20 (small
+//   tiles 0.2-0.4 us ahead). Pipelined trails 224 x 44 by 0.6-1.3 us up to
+//   2^21, 0.7 at 2.5 x 2^20, 0.1-0.2 at 3 x 2^20 and (H200) 0.6 at
+//   3.5 x 2^20, is level at 2^22 and the fastest from 2^23. With the middle
+//   tier the default is within 0.15 us of the fastest tier from 2^18 to 2^22
+//   on the H200 (bench/results/h200/three-tiers/).
+// - u64: the small tiles lead up to 1.5 x 2^17; from 2^18 to 2^20 they and
+//   224 x 20 take turns within 0.3 us, with pipelined 0.5-1.1 us behind;
+//   pipelined leads from 1.75 x 2^20 (no middle tier: it would win nothing).
+// - u16: the small tiles 0.4-0.8 us ahead of pipelined at 1.5 x 2^18 - 2^19,
+//   level from 1.5 x 2^19; u8: 0.4-0.9 us from 1.5 x 2^17 to 2^19, level from
+//   1.5 x 2^19.
+// - Below 2^18 items the small tiles beat 224 x 44 by 0.6-1.3 us from
+//   1.5 x 2^13 to 2^16 items (explore_small_warp*).
+// - Pipelined above: for u16 92.3% of copy at 2^30 against coarsened's
+//   82.6% (u8 65.2% against 64.4%; both measured before the relaxed
+//   publishes), though coarsened is 0.5-1.2 us faster for u8 from 1.5 x 2^17
+//   to 2^22 items.
+// History: Pipelined at every size for 4- and 8-byte values and Coarsened
+// for the others until 2026-11-27; that day WarpLookback up to 4 MiB, then
+// WarpLookbackSmall up to 2 MiB (512 KiB of 2-byte, 128 KiB of 1-byte
+// values) while the one-tile variants still published with a release, then
+// WarpLookbackSmall up to 8 MiB of 4- and 8-byte values; the middle tier
+// since 2026-11-28.
 constexpr std::int64_t default_max_small_bytes(std::size_t value_bytes) {
   return value_bytes == 1   ? std::int64_t{512} << 10
          : value_bytes == 2 ? std::int64_t{1} << 20
+         : value_bytes == 4 ? std::int64_t{2} << 20
                             : std::int64_t{8} << 20;
 }
+inline constexpr std::int64_t kDefaultMaxMiddleBytes = std::int64_t{16} << 20;
+// 4-byte values above the small tiles: 224 x 44, then pipelined.
+using WarpLookbackThenPipelined = SizeAdaptive<WarpLookback, Pipelined, kDefaultMaxMiddleBytes>;
 // 8-byte values above the switch: Pipelined, or PipelinedWide on GPUs of
 // HBM3e-class bandwidth per SM (kWideGBpsPerSm, policy.hpp).
 using PipelinedByDevice = DeviceAdaptive<Pipelined, PipelinedWide, kWideGBpsPerSm>;
+namespace detail {
+template <std::size_t kValueBytes>
+using default_large_half =
+    std::conditional_t<kValueBytes == 8, PipelinedByDevice,
+                       std::conditional_t<kValueBytes == 4, WarpLookbackThenPipelined, Pipelined>>;
+}  // namespace detail
 template <class T>
-using DefaultConfig = std::conditional_t<
-    sizeof(T) == 8,
-    SizeAdaptive<WarpLookbackSmall, PipelinedByDevice, default_max_small_bytes(sizeof(T))>,
-    std::conditional_t<
-        sizeof(T) <= 2 || sizeof(T) == 4,
-        SizeAdaptive<WarpLookbackSmall, Pipelined, default_max_small_bytes(sizeof(T))>, Coarsened>>;
+using DefaultConfig =
+    std::conditional_t<sizeof(T) <= 2 || sizeof(T) == 4 || sizeof(T) == 8,
+                       SizeAdaptive<WarpLookbackSmall, detail::default_large_half<sizeof(T)>,
+                                    default_max_small_bytes(sizeof(T))>,
+                       Coarsened>;
 
 namespace detail {
-// C with the deterministic and instrumented flags set (both halves of a
-// SizeAdaptive).
-template <class C, bool kDeterministic, bool kInstrumented>
-struct with_flags {
+// C with each whole configuration in it (C itself, or both halves of an
+// adaptive configuration, recursively) replaced by Map<that ScanConfig>::type:
+// the wrappers below and the bench's copies of the default (no scalar path)
+// take DefaultConfig's composition from here rather than repeating it.
+template <class C, template <class> class Map>
+struct map_configs {
+  using type = typename Map<C>::type;
+};
+template <class S, class L, std::int64_t B, template <class> class Map>
+struct map_configs<SizeAdaptive<S, L, B>, Map> {
   using type =
-      ScanConfig<C::variant, typename C::policy, kDeterministic, kInstrumented, C::scalar_path>;
+      SizeAdaptive<typename map_configs<S, Map>::type, typename map_configs<L, Map>::type, B>;
 };
-template <class S, class L, std::int64_t B, bool kDeterministic, bool kInstrumented>
-struct with_flags<SizeAdaptive<S, L, B>, kDeterministic, kInstrumented> {
-  using type = SizeAdaptive<typename with_flags<S, kDeterministic, kInstrumented>::type,
-                            typename with_flags<L, kDeterministic, kInstrumented>::type, B>;
+template <class B, class W, int G, template <class> class Map>
+struct map_configs<DeviceAdaptive<B, W, G>, Map> {
+  using type =
+      DeviceAdaptive<typename map_configs<B, Map>::type, typename map_configs<W, Map>::type, G>;
 };
-template <class B, class W, int G, bool kDeterministic, bool kInstrumented>
-struct with_flags<DeviceAdaptive<B, W, G>, kDeterministic, kInstrumented> {
-  using type = DeviceAdaptive<typename with_flags<B, kDeterministic, kInstrumented>::type,
-                              typename with_flags<W, kDeterministic, kInstrumented>::type, G>;
+template <class C, template <class> class Map>
+using map_configs_t = typename map_configs<C, Map>::type;
+
+template <bool kDeterministic, bool kInstrumented>
+struct set_flags {
+  template <class C>
+  struct on {
+    using type =
+        ScanConfig<C::variant, typename C::policy, kDeterministic, kInstrumented, C::scalar_path>;
+  };
 };
 }  // namespace detail
 
 template <class C>
-using Deterministic = typename detail::with_flags<C, true, C::instrumented>::type;
+using Deterministic =
+    detail::map_configs_t<C, detail::set_flags<true, C::instrumented>::template on>;
 template <class C>
-using Instrumented = typename detail::with_flags<C, C::deterministic, true>::type;
+using Instrumented =
+    detail::map_configs_t<C, detail::set_flags<C::deterministic, true>::template on>;
 
 // Run-time options of one call.
 struct Options {
