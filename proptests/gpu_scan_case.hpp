@@ -23,7 +23,8 @@ namespace lookback::proptest {
 // The protocol variants (lookback::Variant), Coarsened first: shrinking moves
 // toward one tile per block, the simplest tile program (the library's default
 // configuration until 2026-11-26; since 2026-11-27 lookback::DefaultConfig<T>
-// is warp-lookback for small inputs and pipelined above, config.hpp).
+// is warp-lookback on small tiles for small inputs and pipelined for large
+// ones, config.hpp).
 enum class VariantKind : std::uint8_t { Coarsened, WarpLookback, Fallback, Pipelined };
 inline constexpr int kVariantKinds = 4;
 // Tile policies (lookback::TilePolicy) the cases draw from. Default: the

@@ -56,7 +56,8 @@ TEST(DeviceMemory, DefaultConfigComposition) {
   using D = lookback::DefaultConfig<double>;
   static_assert(lookback::is_size_adaptive_v<D>);
   static_assert(std::is_same_v<D::large, PipelinedByDevice>);
-  static_assert(std::is_same_v<lookback::DefaultConfig<std::uint32_t>::large, lookback::Pipelined>);
+  static_assert(
+      std::is_same_v<lookback::DefaultConfig<std::uint32_t>::large::large, lookback::Pipelined>);
   using Det = lookback::Deterministic<D>::large;
   static_assert(lookback::is_device_adaptive_v<Det> && Det::deterministic &&
                 Det::base::deterministic && Det::wide::deterministic);
