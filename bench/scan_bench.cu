@@ -458,6 +458,7 @@ template <class T>
 using BDefaultFor = lookback::detail::map_configs_t<lookback::DefaultConfig<T>, WithoutScalarPath>;
 // Its tiers are the rows' own kernels (one instantiation each).
 static_assert(std::is_same_v<BDefaultFor<std::uint32_t>::small, BWarpSmall> &&
+              std::is_same_v<BDefaultFor<std::uint32_t>::large::small, BWarp> &&
               std::is_same_v<BDefaultFor<std::uint32_t>::large::large, BPipelined> &&
               std::is_same_v<BDefaultFor<std::uint64_t>::large::wide, BPipelinedWide>);
 
@@ -836,8 +837,9 @@ void explore_suite(const Settings& s) {
   // switches and below them; "default" should track the fastest of its
   // tiers.
   std::vector<std::int64_t> switch_sizes;
-  for (std::int64_t k : {8,    128,  512,   1024,  1536,  2048,  3072,  4096,  5120,  6144,
-                         7168, 8192, 10240, 12288, 14336, 16384, 20480, 24576, 28672, 32768})
+  for (std::int64_t k :
+       {8,     128,   512,   1024,  1536,  2048,  3072,  4096,  5120,  6144,  7168, 8192,
+        10240, 12288, 14336, 16384, 20480, 24576, 28672, 32768, 40960, 49152, 65536})
     if (k * 128 >= (std::int64_t{1} << s.min_log) && k * 128 <= (std::int64_t{1} << s.max_log))
       switch_sizes.push_back(k * 128);
   const std::vector<const char*> default_names = {"warp-lookback", "warp-lookback small",
@@ -1086,7 +1088,7 @@ void stats_suite(const Settings& s) {
                                   true, false>;
   const Perturbation none{};
   // Small inputs (2026-11-27, evening): how many windows and spin rounds the
-  // default's two halves take where the look-back, not the tile pipeline,
+  // default's first and last tiers take where the look-back, not the tile pipeline,
   // costs a scan 2.4-3.6 us over a copy (explore_copy_floor, with the release
   // publish the one-tile variants had until 2a20084; about 1.4-2.5 us since).
   using IWs = lookback::ScanConfig<lookback::Variant::WarpLookback,

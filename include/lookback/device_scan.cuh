@@ -331,6 +331,9 @@ namespace detail {
 // for the half that runs n.
 template <class Derived, class T>
 class ForwardingPlan {
+ protected:
+  ForwardingPlan() = default;  // only as the base of a plan
+
  public:
   cudaError_t InclusiveSum(const T* d_in, T* d_out, std::int64_t n, cudaStream_t stream = 0,
                            const Options& options = {}) {

@@ -59,9 +59,10 @@ TEST(ScanDefault, AroundTheSwitchU8) {
 // small tiles, 128 descriptors; 2^19 + 1: 54 tiles, 64 descriptors), and
 // SmallTilesFirst (pipelined's 8192 below warp-lookback's 9856: 300,000
 // items take 37 pipelined tiles, 64 descriptors; 300,001 items 31
-// warp-lookback tiles, 32). Above the middle switch pipelined's tiles are the
-// smaller (2^22 items: 426 tiles of 224 x 44; one more: 513 pipelined
-// tiles), and the query serves all three tiers below it.
+// warp-lookback tiles, 32). Above the middle switch pipelined's own storage
+// already covers the tiers below (2^22 + 1 items: 513 pipelined tiles, 544
+// descriptors, against 224 x 44's 448 and the small tiles' 128): that test
+// checks that one storage serves all three tiers.
 using SmallTilesFirst =
     lookback::SizeAdaptive<lookback::Pipelined, lookback::WarpLookback, 300000 * 4>;
 
@@ -107,7 +108,7 @@ TEST(ScanDefault, OneQueryJustAboveTheSwitchServesTheSmallHalf) {
   constexpr std::int64_t share = Cfg::max_small_items<std::uint32_t>();
   one_query_serves_all<Cfg>(share + 1, {share + 1, share, share - 1, 1000});
 }
-TEST(ScanDefault, OneQueryJustAboveTheMiddleSwitchServesTheMiddleTier) {
+TEST(ScanDefault, OneQueryJustAboveTheMiddleSwitchServesEveryTier) {
   LOOKBACK_REQUIRE_GPU();
   using Cfg = lookback::DefaultConfig<std::uint32_t>;
   constexpr std::int64_t share = Cfg::max_small_items<std::uint32_t>();

@@ -39,8 +39,7 @@ void many_launches() {
   if constexpr (lookback::is_size_adaptive_v<Cfg>) {
     const std::int64_t small_tile = lt::tile_items_for<Cfg, T>(1);
     const std::int64_t share = Cfg::template max_small_items<T>();
-    // The large half at a second tile count too (a share may lie where the
-    // fixed sizes above stop, as the default's 2^20 f64 items do).
+    // The large half at a second tile count too (share + 3 tiles + 5).
     sizes.insert(sizes.begin() + 3,
                  {small_tile, share + 1, 2 * small_tile - 1, share, share + 3 * tile + 5});
     cap = std::max(cap, share + 3 * tile + 16);
@@ -48,7 +47,13 @@ void many_launches() {
     // the largest tier past it.
     if constexpr (lookback::is_size_adaptive_v<typename Cfg::large>) {
       const std::int64_t middle = Cfg::large::template max_small_items<T>();
-      sizes.insert(sizes.begin() + 6, {middle + 1, middle, middle + tile + 3});
+      // The middle tier's own tile edges, and the largest tier's above it.
+      const std::int64_t middle_tile = lt::tile_items_for<Cfg, T>(share + 1);
+      const std::int64_t middle_edge = (share / middle_tile + 1) * middle_tile;
+      const std::int64_t large_edge = (middle / tile + 1) * tile;
+      sizes.insert(sizes.begin() + 6,
+                   {middle + 1, middle_edge, middle, large_edge + 1, middle_edge + 1,
+                    middle + tile + 3, large_edge, middle_edge - 1});
       cap = std::max(cap, middle + tile + 16);
     }
   }

@@ -96,7 +96,8 @@ static_assert(DefaultAdaptive<4>::picks_small<std::uint32_t>(std::int64_t{1} << 
 static_assert(
     std::is_same_v<lookback::Deterministic<DefaultAdaptive<4>>,
                    lookback::SizeAdaptive<
-                       lookback::Deterministic<lookback::WarpLookbackSmall>,
+                       lookback::ScanConfig<lookback::Variant::WarpLookback,
+                                            lookback::WarpLookbackSmallPolicy, true>,
                        lookback::SizeAdaptive<lookback::Deterministic<lookback::WarpLookback>,
                                               lookback::Deterministic<lookback::Pipelined>,
                                               std::int64_t{16} << 20>,
@@ -160,9 +161,12 @@ void expect_default_picks(std::int64_t n, Tier tier) {
 TEST(ScanValidation, DefaultConfigurationPicksTheTierOfTheSize) {
   for (std::int64_t n : {1000, 32 * 4096})
     expect_default_picks<int>(n, Tier::Small);
-  // 2^19 + 1 items would not tell 224 x 44 from pipelined (64 descriptors
-  // each); 2^22 does (448 against 512).
-  for (std::int64_t n : {std::int64_t{1} << 22})
+  // Just above the first switch the three differ by the shares a query
+  // covers: 2^19 + 1 items take 128 descriptors on 224 x 44 (its 54 tiles
+  // and the small tiles' share), 160 on the small tiles (129 tiles) and 448
+  // on pipelined (224 x 44's share of 426 tiles); at 2^22, 448 against
+  // pipelined's 512.
+  for (std::int64_t n : {(std::int64_t{1} << 19) + 1, std::int64_t{1} << 20, std::int64_t{1} << 22})
     expect_default_picks<int>(n, Tier::Middle);
   for (std::int64_t n : {(std::int64_t{1} << 22) + 1, std::int64_t{1} << 26})
     expect_default_picks<int>(n, Tier::Large);

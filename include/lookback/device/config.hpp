@@ -183,17 +183,17 @@ inline constexpr bool is_device_adaptive_v<DeviceAdaptive<B, W, G>> = true;
 // items); pipelined above that.
 //
 // The switches (u32 / u64 / u16 / u8 sums, bench --suite explore, groups
-// explore_default*, two passes; H100: bench/results/README.md "Relaxed packed
-// publishes", H200: bench/results/h200/README.md "The default's switches"):
+// explore_default*, two passes (the H200's three-tier run three); H100: bench/results/README.md
+// "Relaxed packed publishes", H200: bench/results/h200/README.md "The default's switches"):
 // - u32, H100 / H200 alike: the small tiles are the fastest up to 2^18 items
 //   and level with 224 x 44 at 2^19. From 1.25 x 2^19 to 2^21, 224 x 44 is
-//   ahead of the small tiles by up to 0.5 us (2^20: 10.24 against 10.51 us
-//   on the H100, 9.55 against 9.86 on the H200), except at 1.5 x 2^20 (small
-//   tiles 0.2-0.4 us ahead). Pipelined trails 224 x 44 by 0.6-1.3 us up to
+//   ahead of the small tiles by up to 0.5 us (2^20: 10.24 against 10.48 us
+//   on the H100, 9.57 against 9.85 on the H200), except at 1.5 x 2^20 (small
+//   tiles 0.2-0.4 us ahead). Pipelined trails 224 x 44 by 0.5-1.3 us up to
 //   2^21, 0.7 at 2.5 x 2^20, 0.1-0.2 at 3 x 2^20 and (H200) 0.6 at
-//   3.5 x 2^20, is level at 2^22 and the fastest from 2^23. With the middle
-//   tier the default is within 0.15 us of the fastest tier from 2^18 to 2^22
-//   on the H200 (bench/results/h200/three-tiers/).
+//   3.5 x 2^20; at 2^22 the two are level (H100: pipelined 0.1 us ahead).
+//   With the middle tier the default is within 0.21 us of the fastest tier
+//   from 2^18 to 2^22 on the H200 (bench/results/h200/three-tiers/).
 // - u64: the small tiles lead up to 1.5 x 2^17; from 2^18 to 2^20 they and
 //   224 x 20 take turns within 0.3 us, with pipelined 0.5-1.1 us behind;
 //   pipelined leads from 1.75 x 2^20 (no middle tier: it would win nothing).
