@@ -183,8 +183,9 @@ inline constexpr bool is_device_adaptive_v<DeviceAdaptive<B, W, G>> = true;
 // items); pipelined above that.
 //
 // The switches (u32 / u64 / u16 / u8 sums, bench --suite explore, groups
-// explore_default*, two passes (the H200's three-tier run three); H100: bench/results/README.md
-// "Relaxed packed publishes", H200: bench/results/h200/README.md "The default's switches"):
+// explore_default*, two or three passes; H100: bench/results/README.md
+// "Relaxed packed publishes", H200: bench/results/h200/README.md "The
+// default's switches" and "Three tiers"):
 // - u32, H100 / H200 alike: the small tiles are the fastest up to 2^18 items
 //   and level with 224 x 44 at 2^19. From 1.25 x 2^19 to 2^21, 224 x 44 is
 //   ahead of the small tiles by up to 0.5 us (2^20: 10.24 against 10.48 us
@@ -199,7 +200,9 @@ inline constexpr bool is_device_adaptive_v<DeviceAdaptive<B, W, G>> = true;
 //   pipelined leads from 1.75 x 2^20 (no middle tier: it would win nothing).
 // - u16: the small tiles 0.4-0.8 us ahead of pipelined at 1.5 x 2^18 - 2^19,
 //   level from 1.5 x 2^19; u8: 0.4-0.9 us from 1.5 x 2^17 to 2^19, level from
-//   1.5 x 2^19.
+//   1.5 x 2^19. A middle tier would win there too (not done): for u16 224 x 44
+//   0.3-0.7 us from 1.25 x 2^19 to 1.25 x 2^20, for u8 coarsened 0.5-1.4 us
+//   from 2^19 to 2^22 (H200; the H100 agrees up to 2^22).
 // - Below 2^18 items the small tiles beat 224 x 44 by 0.6-1.3 us from
 //   1.5 x 2^13 to 2^16 items (explore_small_warp*).
 // - Pipelined above: for u16 92.3% of copy at 2^30 against coarsened's
