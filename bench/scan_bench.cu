@@ -460,6 +460,8 @@ using BDefaultFor = lookback::detail::map_configs_t<lookback::DefaultConfig<T>, 
 static_assert(std::is_same_v<BDefaultFor<std::uint32_t>::small, BWarpSmall> &&
               std::is_same_v<BDefaultFor<std::uint32_t>::large::small, BWarp> &&
               std::is_same_v<BDefaultFor<std::uint32_t>::large::large, BPipelined> &&
+              std::is_same_v<BDefaultFor<std::uint16_t>::large::small, BWarp> &&
+              std::is_same_v<BDefaultFor<std::uint8_t>::large::small, BCoarse> &&
               std::is_same_v<BDefaultFor<std::uint64_t>::large::wide, BPipelinedWide>);
 
 // A warp-lookback shape for exploration: Threads x Bytes per thread, the
@@ -832,8 +834,10 @@ void explore_suite(const Settings& s) {
          BFallback>(s, "explore_u8", narrow_sizes,
                     {"warp-lookback", "coarsened", "pipelined", "fallback"});
   // The default configuration (config.hpp): warp-lookback with small tiles
-  // up to default_max_small_bytes of input, for 4-byte values 224 x 44 tiles
-  // up to 16 MiB (since 2026-11-28), pipelined above. Sizes around the
+  // up to default_max_small_bytes of input, then a middle tier up to
+  // default_max_middle_bytes (224 x 44 tiles for 4-byte values since
+  // 2026-11-28 and 2-byte ones since 11-29, coarsened for 1-byte ones since
+  // 11-29; none for 8-byte ones), pipelined above. Sizes around the
   // switches and below them; "default" should track the fastest of its
   // tiers.
   std::vector<std::int64_t> switch_sizes;

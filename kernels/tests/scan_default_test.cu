@@ -1,7 +1,8 @@
 // The default configuration (lookback::DefaultConfig<T>, a SizeAdaptive)
 // through the stateless DeviceScan: sizes at the small half's tile edges, the
-// largest size of each tier and the next (small tiles, for 4-byte values
-// 224 x 44, pipelined), inclusive and exclusive, aligned, misaligned and in
+// largest size of each tier and the next (small tiles; a middle tier, 224 x 44
+// for 2- and 4-byte values and coarsened for 1-byte ones; pipelined),
+// inclusive and exclusive, aligned, misaligned and in
 // place, for every value size it covers; and one temp allocation, sized by a
 // query for the largest n, serving scans on every tier.
 #include "scan_test_util.hpp"
@@ -66,9 +67,8 @@ TEST(ScanDefault, AroundTheSwitchU8) {
 using SmallTilesFirst =
     lookback::SizeAdaptive<lookback::Pipelined, lookback::WarpLookback, 300000 * 4>;
 
-template <class Cfg>
+template <class Cfg, class T = std::uint32_t>
 void one_query_serves_all(std::int64_t largest, std::initializer_list<std::int64_t> sizes) {
-  using T = std::uint32_t;
   lt::DeviceBuffer<T> a(largest), b(largest);
   ASSERT_TRUE(a && b);
   std::size_t bytes = 0;
@@ -114,6 +114,16 @@ TEST(ScanDefault, OneQueryJustAboveTheMiddleSwitchServesEveryTier) {
   constexpr std::int64_t share = Cfg::max_small_items<std::uint32_t>();
   constexpr std::int64_t middle = Cfg::large::max_small_items<std::uint32_t>();
   one_query_serves_all<Cfg>(middle + 1, {middle + 1, middle, middle - 1, share + 1, share, 1000});
+}
+// 1-byte values: coarsened's tiles in the middle.
+TEST(ScanDefault, OneQueryJustAboveTheMiddleSwitchServesEveryTierU8) {
+  LOOKBACK_REQUIRE_GPU();
+  using T = std::uint8_t;
+  using Cfg = lookback::DefaultConfig<T>;
+  constexpr std::int64_t share = Cfg::max_small_items<T>();
+  constexpr std::int64_t middle = Cfg::large::max_small_items<T>();
+  one_query_serves_all<Cfg, T>(middle + 1,
+                               {middle + 1, middle, middle - 1, share + 1, share, 1000});
 }
 TEST(ScanDefault, OneQueryAboveTheSwitchServesTheSmallHalfWithSmallerTiles) {
   LOOKBACK_REQUIRE_GPU();

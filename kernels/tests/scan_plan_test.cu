@@ -43,7 +43,7 @@ void many_launches() {
     sizes.insert(sizes.begin() + 3,
                  {small_tile, share + 1, 2 * small_tile - 1, share, share + 3 * tile + 5});
     cap = std::max(cap, share + 3 * tile + 16);
-    // A middle tier (the default's for 4-byte values): its own switch, and
+    // A middle tier (the default's but for 8-byte values): its own switch, and
     // the largest tier past it.
     if constexpr (lookback::is_size_adaptive_v<typename Cfg::large>) {
       const std::int64_t middle = Cfg::large::template max_small_items<T>();
@@ -145,9 +145,10 @@ LOOKBACK_PLAN_TESTS(Fallback, lookback::Fallback)
 
 // The default configuration of 1-, 2-, 4- and 8-byte values (a
 // SizeAdaptive): the sizes above run on every tier (warp-lookback with small
-// tiles up to 2^19 u32, 2^20 f64, 2^19 u16 and 2^19 u8 items; for u32
-// 224 x 44 up to 2^22; pipelined above), one plan, in place and not,
-// misaligned and not.
+// tiles up to 2^19 u32, 2^20 f64, 2^19 u16 and 2^19 u8 items; the middle
+// tier up to 2^22 u32 and 1.25 x 2^20 u16 (224 x 44) and 2^22 u8 items
+// (coarsened); pipelined above), one plan, in place and not, misaligned and
+// not.
 TEST(ScanPlan, DefaultU32) {
   LOOKBACK_REQUIRE_GPU();
   many_launches<lookback::DefaultConfig<std::uint32_t>, std::uint32_t>();

@@ -49,23 +49,31 @@ TEST(ScanValidation, SizeQueryNeedsNoDevice) {
 // The configuration the API takes when none is named (config.hpp):
 // warp-lookback with small tiles up to default_max_small_bytes of input (2 MiB
 // of 4-byte values, 8 MiB of 8-byte, 1 MiB of 2-byte, 512 KiB of 1-byte ones);
-// above that, for 4-byte values warp-lookback's 224 x 44 tiles up to 16 MiB
-// and pipelined beyond, for the others pipelined; Coarsened for values of
+// above that a middle tier (warp-lookback's 224 x 44 tiles up to 16 MiB of
+// 4-byte and 2.5 MiB of 2-byte values, coarsened up to 4 MiB of 1-byte ones)
+// and pipelined beyond, for 8-byte values pipelined; Coarsened for values of
 // other sizes. The tiers' tiles differ in size, so the temp-storage query
 // tells which one a call used. 8-byte values: pipelined's shape is picked by
 // the GPU (PipelinedByDevice, a DeviceAdaptive; device_memory_test).
-using Middle =
-    lookback::SizeAdaptive<lookback::WarpLookback, lookback::Pipelined, std::int64_t{16} << 20>;
+template <std::size_t kBytes>
+using MiddleTier = std::conditional_t<kBytes == 1, lookback::Coarsened, lookback::WarpLookback>;
+template <std::size_t kBytes>
+using Middle = lookback::SizeAdaptive<MiddleTier<kBytes>, lookback::Pipelined,
+                                      kBytes == 1   ? std::int64_t{4} << 20
+                                      : kBytes == 2 ? std::int64_t{5} << 19
+                                                    : std::int64_t{16} << 20>;
 template <std::size_t kBytes>
 using DefaultAdaptive = lookback::SizeAdaptive<
     lookback::WarpLookbackSmall,
-    std::conditional_t<kBytes == 8, lookback::PipelinedByDevice,
-                       std::conditional_t<kBytes == 4, Middle, lookback::Pipelined>>,
+    std::conditional_t<kBytes == 8, lookback::PipelinedByDevice, Middle<kBytes>>,
     lookback::default_max_small_bytes(kBytes)>;
 static_assert(lookback::default_max_small_bytes(4) == std::int64_t{2} << 20 &&
               lookback::default_max_small_bytes(8) == std::int64_t{8} << 20 &&
               lookback::default_max_small_bytes(2) == std::int64_t{1} << 20 &&
               lookback::default_max_small_bytes(1) == std::int64_t{512} << 10);
+static_assert(lookback::default_max_middle_bytes(4) == std::int64_t{16} << 20 &&
+              lookback::default_max_middle_bytes(2) == std::int64_t{5} << 19 &&
+              lookback::default_max_middle_bytes(1) == std::int64_t{4} << 20);
 static_assert(std::is_same_v<lookback::DefaultConfig<float>, DefaultAdaptive<4>>);
 static_assert(std::is_same_v<lookback::DefaultConfig<double>, DefaultAdaptive<8>>);
 static_assert(std::is_same_v<lookback::DefaultConfig<std::uint16_t>, DefaultAdaptive<2>>);
@@ -83,8 +91,12 @@ static_assert(std::is_same_v<lookback::ScanPlan<std::uint32_t>,
                              lookback::ScanPlan<std::uint32_t, DefaultAdaptive<4>>>);
 static_assert(DefaultAdaptive<4>::picks_small<std::uint32_t>(std::int64_t{1} << 19) &&
               !DefaultAdaptive<4>::picks_small<std::uint32_t>((std::int64_t{1} << 19) + 1) &&
-              Middle::picks_small<std::uint32_t>(std::int64_t{1} << 22) &&
-              !Middle::picks_small<std::uint32_t>((std::int64_t{1} << 22) + 1) &&
+              Middle<4>::picks_small<std::uint32_t>(std::int64_t{1} << 22) &&
+              !Middle<4>::picks_small<std::uint32_t>((std::int64_t{1} << 22) + 1) &&
+              Middle<2>::picks_small<std::uint16_t>(std::int64_t{5} << 18) &&
+              !Middle<2>::picks_small<std::uint16_t>((std::int64_t{5} << 18) + 1) &&
+              Middle<1>::picks_small<std::uint8_t>(std::int64_t{1} << 22) &&
+              !Middle<1>::picks_small<std::uint8_t>((std::int64_t{1} << 22) + 1) &&
               DefaultAdaptive<8>::picks_small<double>(std::int64_t{1} << 20) &&
               !DefaultAdaptive<8>::picks_small<double>((std::int64_t{1} << 20) + 1) &&
               DefaultAdaptive<2>::picks_small<std::uint16_t>(std::int64_t{1} << 19) &&
@@ -105,6 +117,7 @@ static_assert(
 static_assert(lookback::Instrumented<DefaultAdaptive<4>>::instrumented &&
               lookback::Instrumented<DefaultAdaptive<4>>::large::small::instrumented &&
               lookback::Instrumented<DefaultAdaptive<4>>::large::large::instrumented &&
+              lookback::Instrumented<DefaultAdaptive<1>>::large::small::instrumented &&
               lookback::Instrumented<DefaultAdaptive<8>>::large::wide::instrumented &&
               !lookback::Instrumented<DefaultAdaptive<4>>::deterministic);
 
@@ -117,10 +130,11 @@ std::size_t query_bytes(std::int64_t n) {
   return bytes;
 }
 
-// The default's tiers (small tiles; for 4-byte values 224 x 44; pipelined).
+// The default's tiers (small tiles; but for 8-byte values the middle tier;
+// pipelined).
 enum class Tier { Small, Middle, Large };
 const char* name(Tier t) {
-  return t == Tier::Small ? "small tiles" : t == Tier::Middle ? "224 x 44" : "pipelined";
+  return t == Tier::Small ? "small tiles" : t == Tier::Middle ? "middle tier" : "pipelined";
 }
 
 // What a default query for n returns if `tier` runs n: that tier's storage
@@ -131,16 +145,20 @@ const char* name(Tier t) {
 // whichever the GPU) smaller than 224 x 44's 9856.
 template <class T>
 std::size_t default_bytes_if(Tier tier, std::int64_t n) {
+  constexpr std::size_t kBytes = sizeof(T);
   const std::int64_t small_share =
-      lookback::default_max_small_bytes(sizeof(T)) / static_cast<std::int64_t>(sizeof(T));
+      lookback::default_max_small_bytes(kBytes) / static_cast<std::int64_t>(kBytes);
   if (tier == Tier::Small) return query_bytes<lookback::WarpLookbackSmall, T>(n);
   const std::size_t below = query_bytes<lookback::WarpLookbackSmall, T>(small_share);
-  if (tier == Tier::Middle) return std::max(below, query_bytes<lookback::WarpLookback, T>(n));
+  if (tier == Tier::Middle) return std::max(below, query_bytes<MiddleTier<kBytes>, T>(n));
   std::size_t large = query_bytes<lookback::Pipelined, T>(n);
-  if constexpr (sizeof(T) == 8) large = std::max(large, query_bytes<lookback::PipelinedWide, T>(n));
-  if constexpr (sizeof(T) == 4)
-    large = std::max(large, query_bytes<lookback::WarpLookback, T>(
-                                lookback::kDefaultMaxMiddleBytes / std::int64_t{4}));
+  if constexpr (kBytes == 8) {
+    large = std::max(large, query_bytes<lookback::PipelinedWide, T>(n));
+  } else {
+    const std::int64_t middle_share =
+        lookback::default_max_middle_bytes(kBytes) / static_cast<std::int64_t>(kBytes);
+    large = std::max(large, query_bytes<MiddleTier<kBytes>, T>(middle_share));
+  }
   return std::max(below, large);
 }
 
@@ -151,7 +169,7 @@ template <class T>
 void expect_default_picks(std::int64_t n, Tier tier) {
   const std::size_t want = default_bytes_if<T>(tier, n);
   for (const Tier other : {Tier::Small, Tier::Middle, Tier::Large})
-    if (other != tier && (other != Tier::Middle || sizeof(T) == 4))
+    if (other != tier && (other != Tier::Middle || sizeof(T) != 8))
       ASSERT_NE(default_bytes_if<T>(other, n), want)
           << "n = " << n << " does not tell " << name(tier) << " from " << name(other);
   EXPECT_EQ((query_bytes<void, T>(n)), want)
@@ -174,13 +192,21 @@ TEST(ScanValidation, DefaultConfigurationPicksTheTierOfTheSize) {
     expect_default_picks<std::uint64_t>(n, Tier::Small);
   for (std::int64_t n : {(1 << 20) + 1, 1 << 26})
     expect_default_picks<std::uint64_t>(n, Tier::Large);
+  // Near a switch two tiers' storage can be the same: pipelined's query
+  // covers the middle tier's whole share (u16: 133 224 x 44 tiles, five
+  // groups of 32 descriptors), so the largest u16 size that tells the middle
+  // tier from pipelined fills four groups: 128 tiles of 9856.
   for (std::int64_t n : {1000, 32 * 4096})
     expect_default_picks<std::uint16_t>(n, Tier::Small);
-  for (std::int64_t n : {(1 << 19) + 1, 1 << 26})
+  for (std::int64_t n : {(1 << 19) + 1, 1 << 20, 128 * 9856})
+    expect_default_picks<std::uint16_t>(n, Tier::Middle);
+  for (std::int64_t n : {(5 << 18) + 1, 1 << 26})
     expect_default_picks<std::uint16_t>(n, Tier::Large);
   for (std::int64_t n : {1000, 32 * 4096})
     expect_default_picks<std::uint8_t>(n, Tier::Small);
-  for (std::int64_t n : {(1 << 19) + 1, 1 << 26})
+  for (std::int64_t n : {(1 << 19) + 1, 1 << 21, 1 << 22})
+    expect_default_picks<std::uint8_t>(n, Tier::Middle);
+  for (std::int64_t n : {(1 << 22) + 1, 1 << 26})
     expect_default_picks<std::uint8_t>(n, Tier::Large);
   ASSERT_NE((query_bytes<lookback::Coarsened, Sum12>(1 << 26)),
             (query_bytes<lookback::Pipelined, Sum12>(1 << 26)));

@@ -178,9 +178,11 @@ inline constexpr bool is_device_adaptive_v<DeviceAdaptive<B, W, G>> = true;
 // for small inputs, pipelined for large ones; Coarsened for values of other
 // sizes. The small tiles run up to default_max_small_bytes of input: 2 MiB
 // of 4-byte values (2^19 items), 8 MiB of 8-byte ones (2^20), 1 MiB of 2-byte
-// and 512 KiB of 1-byte ones (2^19 each). 4-byte values have a middle tier,
-// WarpLookback's 224 x 44 tiles, up to kDefaultMaxMiddleBytes (16 MiB, 2^22
-// items); pipelined above that.
+// and 512 KiB of 1-byte ones (2^19 each). 1-, 2- and 4-byte values have a
+// middle tier up to default_max_middle_bytes: WarpLookback's 224 x 44 tiles
+// up to 16 MiB of 4-byte values (2^22 items) and 2.5 MiB of 2-byte ones
+// (1.25 x 2^20), Coarsened up to 4 MiB of 1-byte ones (2^22); pipelined
+// above that.
 //
 // The switches (u32 / u64 / u16 / u8 sums, bench --suite explore, groups
 // explore_default*, two or three passes; H100: bench/results/README.md
@@ -200,9 +202,15 @@ inline constexpr bool is_device_adaptive_v<DeviceAdaptive<B, W, G>> = true;
 //   pipelined leads from 1.75 x 2^20 (no middle tier: it would win nothing).
 // - u16: the small tiles 0.4-0.8 us ahead of pipelined at 1.5 x 2^18 - 2^19,
 //   level from 1.5 x 2^19; u8: 0.4-0.9 us from 1.5 x 2^17 to 2^19, level from
-//   1.5 x 2^19. A middle tier would win there too (not done): for u16 224 x 44
-//   0.3-0.7 us from 1.25 x 2^19 to 1.25 x 2^20, for u8 coarsened 0.5-1.4 us
-//   from 2^19 to 2^22 (H200; the H100 agrees up to 2^22).
+//   1.5 x 2^19. Above the small tiles (bench/results/h200/three-tiers/narrow/
+//   and the H100's relaxed-publish/new-default/, two passes each):
+//   - u16: 224 x 44 0.3-0.7 us ahead of pipelined from 1.25 x 2^19 to
+//     1.25 x 2^20 on both GPUs, 0.4 behind at 1.5 x 2^20. Coarsened would
+//     reach 2^21 and win more on the H200, but only 0.1-0.3 us on the H100;
+//   - u8: coarsened 0.5-1.4 us ahead from 2^19 to 2^22 on both (2^22: 10.62
+//     against 12.00 us on the H200, 10.98 against 12.29 on the H100). Above
+//     2^22 not measured at sizes between powers of 4; pipelined leads by
+//     4-8% at 2^24-2^26 on the H100.
 // - Below 2^18 items the small tiles beat 224 x 44 by 0.6-1.3 us from
 //   1.5 x 2^13 to 2^16 items (explore_small_warp*).
 // - Pipelined above: for u16 92.3% of copy at 2^30 against coarsened's
@@ -214,24 +222,32 @@ inline constexpr bool is_device_adaptive_v<DeviceAdaptive<B, W, G>> = true;
 // WarpLookbackSmall up to 2 MiB (512 KiB of 2-byte, 128 KiB of 1-byte
 // values) while the one-tile variants still published with a release, then
 // WarpLookbackSmall up to 8 MiB of 4- and 8-byte values; the middle tier
-// since 2026-11-28.
+// for 4-byte values since 2026-11-28, for 1- and 2-byte ones since 2026-11-29.
 constexpr std::int64_t default_max_small_bytes(std::size_t value_bytes) {
   return value_bytes == 1   ? std::int64_t{512} << 10
          : value_bytes == 2 ? std::int64_t{1} << 20
          : value_bytes == 4 ? std::int64_t{2} << 20
                             : std::int64_t{8} << 20;
 }
-inline constexpr std::int64_t kDefaultMaxMiddleBytes = std::int64_t{16} << 20;
-// 4-byte values above the small tiles: 224 x 44, then pipelined.
-using WarpLookbackThenPipelined = SizeAdaptive<WarpLookback, Pipelined, kDefaultMaxMiddleBytes>;
+// The middle tier's share (8-byte values have none).
+constexpr std::int64_t default_max_middle_bytes(std::size_t value_bytes) {
+  return value_bytes == 1   ? std::int64_t{4} << 20
+         : value_bytes == 2 ? std::int64_t{5} << 19
+                            : std::int64_t{16} << 20;
+}
 // 8-byte values above the switch: Pipelined, or PipelinedWide on GPUs of
 // HBM3e-class bandwidth per SM (kWideGBpsPerSm, policy.hpp).
 using PipelinedByDevice = DeviceAdaptive<Pipelined, PipelinedWide, kWideGBpsPerSm>;
 namespace detail {
+// 1-, 2- and 4-byte values above the small tiles: the middle tier, then
+// pipelined.
+template <std::size_t kValueBytes>
+using default_middle_tier = std::conditional_t<kValueBytes == 1, Coarsened, WarpLookback>;
 template <std::size_t kValueBytes>
 using default_large_half =
     std::conditional_t<kValueBytes == 8, PipelinedByDevice,
-                       std::conditional_t<kValueBytes == 4, WarpLookbackThenPipelined, Pipelined>>;
+                       SizeAdaptive<default_middle_tier<kValueBytes>, Pipelined,
+                                    default_max_middle_bytes(kValueBytes)>>;
 }  // namespace detail
 template <class T>
 using DefaultConfig =
