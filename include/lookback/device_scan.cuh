@@ -41,7 +41,7 @@
 // lookback::DefaultConfig<T>: for 1-, 2-, 4- and 8-byte values
 // WarpLookbackSmall (warp-lookback on small tiles) up to config.hpp's
 // default_max_small_bytes of input (2 MiB of 4-byte values, 8 MiB of 8-byte,
-// 1 MiB of 2-byte, 512 KiB of 1-byte ones) and Pipelined above, with a middle
+// 1 MiB of 2-byte, 128 KiB of 1-byte ones) and Pipelined above, with a middle
 // tier between up to default_max_middle_bytes (WarpLookback up to 16 MiB of
 // 4-byte and 2.5 MiB of 2-byte values, Coarsened up to 4 MiB of 1-byte ones);
 // Coarsened for values of other sizes. For 8-byte values the large half is

@@ -145,7 +145,7 @@ LOOKBACK_PLAN_TESTS(Fallback, lookback::Fallback)
 
 // The default configuration of 1-, 2-, 4- and 8-byte values (a
 // SizeAdaptive): the sizes above run on every tier (warp-lookback with small
-// tiles up to 2^19 u32, 2^20 f64, 2^19 u16 and 2^19 u8 items; the middle
+// tiles up to 2^19 u32, 2^20 f64, 2^19 u16 and 2^17 u8 items; the middle
 // tier up to 2^22 u32 and 1.25 x 2^20 u16 (224 x 44) and 2^22 u8 items
 // (coarsened); pipelined above), one plan, in place and not, misaligned and
 // not.

@@ -178,7 +178,7 @@ inline constexpr bool is_device_adaptive_v<DeviceAdaptive<B, W, G>> = true;
 // for small inputs, pipelined for large ones; Coarsened for values of other
 // sizes. The small tiles run up to default_max_small_bytes of input: 2 MiB
 // of 4-byte values (2^19 items), 8 MiB of 8-byte ones (2^20), 1 MiB of 2-byte
-// and 512 KiB of 1-byte ones (2^19 each). 1-, 2- and 4-byte values have a
+// (2^19) and 128 KiB of 1-byte ones (2^17). 1-, 2- and 4-byte values have a
 // middle tier up to default_max_middle_bytes: WarpLookback's 224 x 44 tiles
 // up to 16 MiB of 4-byte values (2^22 items) and 2.5 MiB of 2-byte ones
 // (1.25 x 2^20), Coarsened up to 4 MiB of 1-byte ones (2^22); pipelined
@@ -222,9 +222,13 @@ inline constexpr bool is_device_adaptive_v<DeviceAdaptive<B, W, G>> = true;
 // WarpLookbackSmall up to 2 MiB (512 KiB of 2-byte, 128 KiB of 1-byte
 // values) while the one-tile variants still published with a release, then
 // WarpLookbackSmall up to 8 MiB of 4- and 8-byte values; the middle tier
-// for 4-byte values since 2026-11-28, for 1- and 2-byte ones since 2026-11-29.
+// for 4-byte values since 2026-11-28, for 1- and 2-byte ones since 2026-11-29
+// (when the 1-byte small share went from 512 back to 128 KiB: coarsened is
+// 0.1-0.6 us ahead of the small tiles from 1.5 x 2^17 to 2^19 u8 items on
+// both GPUs, level at 1.5 x 2^17 on the H200; the small tiles lead by 0.7-0.9
+// at 2^17).
 constexpr std::int64_t default_max_small_bytes(std::size_t value_bytes) {
-  return value_bytes == 1   ? std::int64_t{512} << 10
+  return value_bytes == 1   ? std::int64_t{128} << 10
          : value_bytes == 2 ? std::int64_t{1} << 20
          : value_bytes == 4 ? std::int64_t{2} << 20
                             : std::int64_t{8} << 20;
