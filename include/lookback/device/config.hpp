@@ -209,8 +209,12 @@ inline constexpr bool is_device_adaptive_v<DeviceAdaptive<B, W, G>> = true;
 //     reach 2^21 and win more on the H200, but only 0.1-0.3 us on the H100;
 //   - u8: coarsened 0.5-1.4 us ahead from 2^19 to 2^22 on both (2^22: 10.62
 //     against 12.00 us on the H200, 10.98 against 12.29 on the H100). Above
-//     2^22 not measured at sizes between powers of 4; pipelined leads by
-//     4-8% at 2^24-2^26 on the H100.
+//     2^22: on the H200 1.4-2.3 us ahead up to 2^23 and level at 2^24; on
+//     the H100 2^23 not measured, pipelined 4-8% ahead at 2^24-2^26.
+//   With these middle tiers the H200's default is within 0.1 us of its
+//   fastest tier from 2^16 to 2^22 u8 items, and within 0.14 us up to 2^20
+//   u16 items, 0.3-0.55 behind coarsened from 1.25 x 2^20 to 2^21
+//   (bench/results/h200/three-tiers/narrow-tiers/final/).
 // - Below 2^18 items the small tiles beat 224 x 44 by 0.6-1.3 us from
 //   1.5 x 2^13 to 2^16 items (explore_small_warp*).
 // - Pipelined above: for u16 92.3% of copy at 2^30 against coarsened's
@@ -223,10 +227,10 @@ inline constexpr bool is_device_adaptive_v<DeviceAdaptive<B, W, G>> = true;
 // values) while the one-tile variants still published with a release, then
 // WarpLookbackSmall up to 8 MiB of 4- and 8-byte values; the middle tier
 // for 4-byte values since 2026-11-28, for 1- and 2-byte ones since 2026-11-29
-// (when the 1-byte small share went from 512 back to 128 KiB: coarsened is
-// 0.1-0.6 us ahead of the small tiles from 1.5 x 2^17 to 2^19 u8 items on
-// both GPUs, level at 1.5 x 2^17 on the H200; the small tiles lead by 0.7-0.9
-// at 2^17).
+// (when the 1-byte small share went from 512 back to 128 KiB: on the H100
+// coarsened is 0.2-0.55 us ahead of the small tiles from 1.5 x 2^17 to 2^19
+// u8 items, on the H200 within 0.1 us up to 1.5 x 2^18 and 0.7 ahead at 2^19;
+// the small tiles lead by 0.4-0.9 us at 2^17).
 constexpr std::int64_t default_max_small_bytes(std::size_t value_bytes) {
   return value_bytes == 1   ? std::int64_t{128} << 10
          : value_bytes == 2 ? std::int64_t{1} << 20
