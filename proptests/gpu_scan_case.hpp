@@ -24,7 +24,7 @@ namespace lookback::proptest {
 // toward one tile per block, the simplest tile program (the library's default
 // configuration until 2026-11-26; since 2026-11-27 lookback::DefaultConfig<T>
 // is warp-lookback on small tiles for small inputs and pipelined for large
-// ones, config.hpp).
+// ones, with a middle tier between for 1-, 2- and 4-byte values, config.hpp).
 enum class VariantKind : std::uint8_t { Coarsened, WarpLookback, Fallback, Pipelined };
 inline constexpr int kVariantKinds = 4;
 // Tile policies (lookback::TilePolicy) the cases draw from. Default: the

@@ -130,8 +130,8 @@ std::size_t query_bytes(std::int64_t n) {
   return bytes;
 }
 
-// The default's tiers (small tiles; but for 8-byte values the middle tier;
-// pipelined).
+// The default's tiers: small tiles; the middle tier, except for 8-byte values;
+// pipelined.
 enum class Tier { Small, Middle, Large };
 const char* name(Tier t) {
   return t == Tier::Small ? "small tiles" : t == Tier::Middle ? "middle tier" : "pipelined";
@@ -140,9 +140,10 @@ const char* name(Tier t) {
 // What a default query for n returns if `tier` runs n: that tier's storage
 // for n, and at least every smaller tier's for its whole share
 // (stateless_scan). The small tiles (4096 items of 1, 2 and 4 bytes, 2048 of
-// 8) are smaller than the other tiers', and pipelined's (8192 of 4 bytes;
-// 8-byte values: the larger of Pipelined's 3072 and PipelinedWide's 3840,
-// whichever the GPU) smaller than 224 x 44's 9856.
+// 8) are smaller than the other tiers', and pipelined's (8192 items of 1, 2
+// and 4 bytes; 8-byte values: the larger of Pipelined's 3072 and
+// PipelinedWide's 3840, whichever the GPU) smaller than the middle tier's
+// (224 x 44's 9856; coarsened's 16384 of 1 byte).
 template <class T>
 std::size_t default_bytes_if(Tier tier, std::int64_t n) {
   constexpr std::size_t kBytes = sizeof(T);

@@ -204,11 +204,13 @@ inline constexpr bool is_device_adaptive_v<DeviceAdaptive<B, W, G>> = true;
 //   level from 1.5 x 2^19; u8: 0.4-0.9 us from 1.5 x 2^17 to 2^19, level from
 //   1.5 x 2^19. Above the small tiles (bench/results/h200/three-tiers/narrow/
 //   and the H100's relaxed-publish/new-default/, two passes each):
-//   - u16: 224 x 44 0.3-0.7 us ahead of pipelined from 1.25 x 2^19 to
+//   - u16: 224 x 44 0.2-0.7 us ahead of pipelined from 1.25 x 2^19 to
 //     1.25 x 2^20 on both GPUs, 0.4 behind at 1.5 x 2^20. Coarsened would
-//     reach 2^21 and win more on the H200, but only 0.1-0.3 us on the H100;
-//   - u8: coarsened 0.5-1.4 us ahead from 2^19 to 2^22 on both (2^22: 10.62
-//     against 12.00 us on the H200, 10.98 against 12.29 on the H100). Above
+//     reach 2^21 and win more on the H200, but on the H100 it is at most
+//     0.25 us ahead of pipelined there (behind at 1.75 x 2^20);
+//   - u8: coarsened 0.7-1.4 us ahead from 2^19 to 2^22 on both (2^22, mean
+//     of the passes: 10.69 against 12.06 us on the H200, 10.99 against 12.34
+//     on the H100). Above
 //     2^22: on the H200 1.4-2.3 us ahead up to 2^23 and level at 2^24; on
 //     the H100 2^23 not measured, pipelined 4-8% ahead at 2^24-2^26.
 //   With these middle tiers the H200's default is within 0.1 us of its
@@ -219,8 +221,7 @@ inline constexpr bool is_device_adaptive_v<DeviceAdaptive<B, W, G>> = true;
 //   1.5 x 2^13 to 2^16 items (explore_small_warp*).
 // - Pipelined above: for u16 92.3% of copy at 2^30 against coarsened's
 //   82.6% (u8 65.2% against 64.4%; both measured before the relaxed
-//   publishes), though coarsened is 0.5-1.2 us faster for u8 from 1.5 x 2^17
-//   to 2^22 items.
+//   publishes).
 // History: Pipelined at every size for 4- and 8-byte values and Coarsened
 // for the others until 2026-11-27; that day WarpLookback up to 4 MiB, then
 // WarpLookbackSmall up to 2 MiB (512 KiB of 2-byte, 128 KiB of 1-byte
@@ -228,7 +229,7 @@ inline constexpr bool is_device_adaptive_v<DeviceAdaptive<B, W, G>> = true;
 // WarpLookbackSmall up to 8 MiB of 4- and 8-byte values; the middle tier
 // for 4-byte values since 2026-11-28, for 1- and 2-byte ones since 2026-11-29
 // (when the 1-byte small share went from 512 back to 128 KiB: on the H100
-// coarsened is 0.2-0.55 us ahead of the small tiles from 1.5 x 2^17 to 2^19
+// coarsened is 0.1-0.55 us ahead of the small tiles from 1.5 x 2^17 to 2^19
 // u8 items, on the H200 within 0.1 us up to 1.5 x 2^18 and 0.7 ahead at 2^19;
 // the small tiles lead by 0.4-0.9 us at 2^17).
 constexpr std::int64_t default_max_small_bytes(std::size_t value_bytes) {
@@ -237,7 +238,8 @@ constexpr std::int64_t default_max_small_bytes(std::size_t value_bytes) {
          : value_bytes == 4 ? std::int64_t{2} << 20
                             : std::int64_t{8} << 20;
 }
-// The middle tier's share (8-byte values have none).
+// The middle tier's share of 1-, 2- and 4-byte values (8-byte values have
+// no middle tier; values of other sizes no SizeAdaptive at all).
 constexpr std::int64_t default_max_middle_bytes(std::size_t value_bytes) {
   return value_bytes == 1   ? std::int64_t{4} << 20
          : value_bytes == 2 ? std::int64_t{5} << 19

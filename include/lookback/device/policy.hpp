@@ -250,7 +250,10 @@ constexpr int policy_prefetch_tiles() {
 // 2^30 (bench --suite explore --group explore_u16 / explore_u8, 2026-11-27;
 // bench/results/README.md, "Default configuration by size; 1- and 2-byte
 // values"): u16 76.6 / 82.6, u8 60.4 / 64.4; pipelined is ahead of it for
-// u16 from 2^20 items, level with it for u8 to 2^22 and ahead from 2^24.
+// u16 from 2^20 items, level with it for u8 to 2^22 and ahead from 2^24
+// (that day; since the relaxed publishes coarsened leads u8 by 0.7-1.4 us
+// from 2^19 to 2^22 on both GPUs and is the default's u8 middle tier,
+// config.hpp).
 struct CoarsenedPolicy : TilePolicy<256, 128, 4, 3000, 0, false, 1024, 128> {
   static constexpr int kL2PrefetchBytes = 512 << 10;  // l2_prefetch.cuh
   template <class T>
