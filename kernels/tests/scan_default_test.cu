@@ -115,7 +115,20 @@ TEST(ScanDefault, OneQueryJustAboveTheMiddleSwitchServesEveryTier) {
   constexpr std::int64_t middle = Cfg::large::max_small_items<std::uint32_t>();
   one_query_serves_all<Cfg>(middle + 1, {middle + 1, middle, middle - 1, share + 1, share, 1000});
 }
-// 1-byte values: coarsened's tiles in the middle.
+// 2-byte values: the small tiles' share (2^19 items, 128 tiles, 128
+// descriptors) is more than 224 x 44 takes just above it (54 tiles, 64
+// descriptors), so the query must cover the small tiles' whole share.
+TEST(ScanDefault, OneQueryJustAboveTheSwitchServesTheSmallHalfU16) {
+  LOOKBACK_REQUIRE_GPU();
+  using T = std::uint16_t;
+  using Cfg = lookback::DefaultConfig<T>;
+  constexpr std::int64_t share = Cfg::max_small_items<T>();
+  one_query_serves_all<Cfg, T>(share + 1, {share + 1, share, share - 1, 1000});
+}
+// 1-byte values, coarsened's tiles in the middle: there each tier's own
+// storage already covers the tiers below it (2^17 + 1 items: 9 coarsened
+// tiles, one group of descriptors like the small tiles' 32; 2^22 + 1: 513
+// pipelined tiles against coarsened's 256), so this checks the plain case.
 TEST(ScanDefault, OneQueryJustAboveTheMiddleSwitchServesEveryTierU8) {
   LOOKBACK_REQUIRE_GPU();
   using T = std::uint8_t;

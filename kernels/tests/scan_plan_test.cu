@@ -43,7 +43,7 @@ void many_launches() {
     sizes.insert(sizes.begin() + 3,
                  {small_tile, share + 1, 2 * small_tile - 1, share, share + 3 * tile + 5});
     cap = std::max(cap, share + 3 * tile + 16);
-    // A middle tier (the default's but for 8-byte values): its own switch, and
+    // A middle tier (the default's, except for 8-byte values): its own switch, and
     // the largest tier past it.
     if constexpr (lookback::is_size_adaptive_v<typename Cfg::large>) {
       const std::int64_t middle = Cfg::large::template max_small_items<T>();
@@ -167,26 +167,28 @@ TEST(ScanPlan, DefaultU8) {
 }
 
 // Which tier ran: an instrumented plan counts look-back windows in the
-// storage of the tier that ran (u32: small tiles, 224 x 44, pipelined).
-TEST(ScanPlan, DefaultRunsTheTierThatTheSizePicks) {
-  LOOKBACK_REQUIRE_GPU();
-  using Cfg = lookback::Instrumented<lookback::DefaultConfig<std::uint32_t>>;
-  using Middle = Cfg::large;
+// storage of the tier that ran (small tiles, the middle tier, pipelined).
+// The stateless query cannot always tell the tiers apart (u8 below 2^17
+// items: scan_validation_test); a plan's statistics can.
+template <class T>
+void default_runs_the_tier_that_the_size_picks() {
+  using Cfg = lookback::Instrumented<lookback::DefaultConfig<T>>;
+  using Middle = typename Cfg::large;
   static_assert(lookback::is_size_adaptive_v<Middle>);
-  constexpr std::int64_t small_n = Cfg::max_small_items<std::uint32_t>();      // 128 small tiles
-  constexpr std::int64_t middle_n = Middle::max_small_items<std::uint32_t>();  // 426 of 224 x 44
-  constexpr std::int64_t large_n = middle_n + 1;  // 513 pipelined tiles
+  // u32: 128 small tiles, 426 of 224 x 44, 513 pipelined.
+  constexpr std::int64_t small_n = Cfg::template max_small_items<T>();
+  constexpr std::int64_t middle_n = Middle::template max_small_items<T>();
+  constexpr std::int64_t large_n = middle_n + 1;
   static_assert(
-      Cfg::picks_small<std::uint32_t>(small_n) && !Cfg::picks_small<std::uint32_t>(small_n + 1) &&
-      Middle::picks_small<std::uint32_t>(middle_n) && !Middle::picks_small<std::uint32_t>(large_n));
-  lookback::ScanPlan<std::uint32_t, Cfg> plan;
+      Cfg::template picks_small<T>(small_n) && !Cfg::template picks_small<T>(small_n + 1) &&
+      Middle::template picks_small<T>(middle_n) && !Middle::template picks_small<T>(large_n));
+  lookback::ScanPlan<T, Cfg> plan;
   ASSERT_EQ(plan.init(large_n), cudaSuccess) << lookback::last_error_message();
   ASSERT_GT(plan.large_plan().large_plan().capacity(), 0);
-  lt::DeviceBuffer<std::uint32_t> a(large_n), b(large_n);
+  lt::DeviceBuffer<T> a(large_n), b(large_n);
   ASSERT_TRUE(a && b);
-  const std::vector<std::uint32_t> in = lt::make_input<std::uint32_t>(large_n, 7);
-  LOOKBACK_CUDA_OK(
-      cudaMemcpy(a.get(), in.data(), large_n * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
+  const std::vector<T> in = lt::make_input<T>(large_n, 7);
+  LOOKBACK_CUDA_OK(cudaMemcpy(a.get(), in.data(), large_n * sizeof(T), cudaMemcpyHostToDevice));
   const auto windows = [](const auto& tier) {
     lookback::LookbackStats st{};
     EXPECT_EQ(tier.read_stats(st), cudaSuccess) << lookback::last_error_message();
@@ -199,11 +201,11 @@ TEST(ScanPlan, DefaultRunsTheTierThatTheSizePicks) {
     ASSERT_EQ(plan.reset_stats(), cudaSuccess);
     ASSERT_EQ(plan.InclusiveSum(a.get(), b.get(), n), cudaSuccess)
         << lookback::last_error_message();
-    std::vector<std::uint32_t> got(n);
-    LOOKBACK_CUDA_OK(
-        cudaMemcpy(got.data(), b.get(), n * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
-    const std::vector<std::uint32_t> part(in.begin(), in.begin() + n);
-    EXPECT_TRUE(lt::equal_exactly(lt::reference_scan(part, Kind::Inclusive), got, 8192));
+    std::vector<T> got(n);
+    LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), b.get(), n * sizeof(T), cudaMemcpyDeviceToHost));
+    const std::vector<T> part(in.begin(), in.begin() + n);
+    EXPECT_TRUE(lt::equal_exactly(lt::reference_scan(part, Kind::Inclusive), got,
+                                  lt::tile_items_for<Cfg, T>(n)));
     const int tier = n <= small_n ? 0 : n <= middle_n ? 1 : 2;
     EXPECT_EQ(windows(small) > 0, tier == 0) << "n = " << n;
     EXPECT_EQ(windows(middle) > 0, tier == 1) << "n = " << n;
@@ -217,6 +219,19 @@ TEST(ScanPlan, DefaultRunsTheTierThatTheSizePicks) {
   EXPECT_NE(std::string(lookback::last_error_message()).find("capacity " + std::to_string(large_n)),
             std::string::npos)
       << lookback::last_error_message();
+}
+
+TEST(ScanPlan, DefaultRunsTheTierThatTheSizePicksU32) {
+  LOOKBACK_REQUIRE_GPU();
+  default_runs_the_tier_that_the_size_picks<std::uint32_t>();
+}
+TEST(ScanPlan, DefaultRunsTheTierThatTheSizePicksU16) {
+  LOOKBACK_REQUIRE_GPU();
+  default_runs_the_tier_that_the_size_picks<std::uint16_t>();
+}
+TEST(ScanPlan, DefaultRunsTheTierThatTheSizePicksU8) {
+  LOOKBACK_REQUIRE_GPU();
+  default_runs_the_tier_that_the_size_picks<std::uint8_t>();
 }
 
 // Up to the small half's share the large half holds no storage; up to the
