@@ -210,9 +210,9 @@ inline constexpr bool is_device_adaptive_v<DeviceAdaptive<B, W, G>> = true;
 //     0.25 us ahead of pipelined there (behind at 1.75 x 2^20);
 //   - u8: coarsened 0.7-1.4 us ahead from 2^19 to 2^22 on both (2^22, mean
 //     of the passes: 10.69 against 12.06 us on the H200, 10.99 against 12.34
-//     on the H100). Above
-//     2^22: on the H200 1.4-2.3 us ahead up to 2^23 and level at 2^24; on
-//     the H100 2^23 not measured, pipelined 4-8% ahead at 2^24-2^26.
+//     on the H100). Above 2^22: on the H200 1.4-2.3 us ahead up to 2^23 and
+//     level at 2^24; on the H100 2^23 not measured, pipelined 4-8% ahead at
+//     2^24-2^26.
 //   With these middle tiers the H200's default is within 0.1 us of its
 //   fastest tier from 2^16 to 2^22 u8 items, and within 0.14 us up to 2^20
 //   u16 items, 0.3-0.55 behind coarsened from 1.25 x 2^20 to 2^21
