@@ -1,0 +1,129 @@
+// --suite stats: look-back statistics of instrumented kernels (windows and
+// spin rounds per tile, fallbacks taken) at several sizes, under forced
+// stalls of every second tile, and with sleeping tiles placed where others
+// wait for them and where none does. One line per configuration and size,
+// and a stats_* row in the CSV.
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include "harness/check.cuh"
+#include "harness/pools.cuh"
+#include "harness/report.hpp"
+#include "harness/settings.hpp"
+#include "harness/timing.cuh"
+#include "lookback/device_scan.cuh"
+#include "suites/suites.hpp"
+
+namespace lookback_bench {
+
+namespace {
+
+template <class Cfg>
+void stats_one(const char* name, std::int64_t n, const char* perturbation,
+               const lookback::device::Perturbation& perturb, Pools<std::uint32_t>& pools,
+               cudaStream_t stream, bool quick) {
+  lookback::ScanPlan<std::uint32_t, Cfg> plan;
+  CHECK_CUDA(plan.init(n, stream));
+  lookback::Options o;
+  o.perturb = perturb;
+  const int slices = pools.slices(n);
+  const Timing t = time_it(
+      [&](int sl) {
+        CHECK_CUDA(plan.InclusiveSum(pools.in_slice(n, sl), pools.out_slice(n, sl), n, stream, o));
+      },
+      slices, stream, quick);
+  CHECK_CUDA(plan.reset_stats(stream));
+  CHECK_CUDA(plan.InclusiveSum(pools.in_slice(n, 0), pools.out_slice(n, 0), n, stream, o));
+  lookback::LookbackStats st{};
+  CHECK_CUDA(plan.read_stats(st, stream));
+  const double tiles = static_cast<double>(lookback::detail::tiles_for<Cfg, std::uint32_t>(n));
+  std::printf(
+      "%-20s n=%-11lld %-22s %10.2f us  windows/tile %.3f  spins/tile %.3f  "
+      "fallbacks %llu (won %llu)\n",
+      name, static_cast<long long>(n), perturbation, t.median_us, st.windows / tiles,
+      st.spin_rounds / tiles, st.fallbacks, st.fallback_wins);
+  if (g_report.csv)
+    std::fprintf(g_report.csv, "stats_%s,%lld,%s,%.3f,%.3f,%.4f,%.4f,%llu,%llu\n", name,
+                 static_cast<long long>(n), perturbation, t.median_us, t.min_us, st.windows / tiles,
+                 st.spin_rounds / tiles, st.fallbacks, st.fallback_wins);
+}
+
+}  // namespace
+
+void stats_suite(const Settings& s) {
+  using lookback::device::Perturbation;
+  using lookback::device::PerturbPoint;
+  using IC = lookback::ScanConfig<lookback::Variant::Coarsened, lookback::CoarsenedPolicy, false,
+                                  true, false>;
+  using IF = lookback::ScanConfig<lookback::Variant::Fallback, lookback::FallbackPolicy, false,
+                                  true, false>;
+  using IW = lookback::ScanConfig<lookback::Variant::WarpLookback, lookback::WarpLookbackPolicy,
+                                  false, true, false>;
+  std::printf("\n== look-back statistics (instrumented kernels, u32 inclusive sum) ==\n");
+  const std::int64_t big = std::int64_t{1} << std::min(s.max_log, 28);
+  Pools<std::uint32_t> pools(big);
+  cudaStream_t stream;
+  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  using ICd = lookback::ScanConfig<lookback::Variant::Coarsened,
+                                   lookback::TilePolicy<256, 128, 4, 0>, false, true, false>;
+  using IP = lookback::ScanConfig<lookback::Variant::Pipelined, lookback::PipelinedPolicy, false,
+                                  true, false>;
+  const Perturbation none{};
+  // Small inputs (2026-11-27, evening): how many windows and spin rounds the
+  // default's first and last tiers take where the look-back, not the tile pipeline,
+  // costs a scan 2.4-3.6 us over a copy (explore_copy_floor, with the release
+  // publish the one-tile variants had until 2a20084; about 1.4-2.5 us since).
+  using IWs = lookback::ScanConfig<lookback::Variant::WarpLookback,
+                                   lookback::WarpLookbackSmallPolicy, false, true, false>;
+  for (int l : {14, 16, 17, 18, 19, 20}) {
+    stats_one<IWs>("warp-lookback-small", std::int64_t{1} << l, "-", none, pools, stream, s.quick);
+    stats_one<IP>("pipelined", std::int64_t{1} << l, "-", none, pools, stream, s.quick);
+  }
+  for (std::int64_t n : {std::int64_t{1} << 20, std::int64_t{1} << 24, big}) {
+    stats_one<ICd>("coarsened-nodelay", n, "-", none, pools, stream, s.quick);
+    stats_one<IW>("warp-lookback", n, "-", none, pools, stream, s.quick);
+    stats_one<IC>("coarsened", n, "-", none, pools, stream, s.quick);
+    stats_one<IP>("pipelined", n, "-", none, pools, stream, s.quick);
+    stats_one<IF>("fallback", n, "-", none, pools, stream, s.quick);
+  }
+  const std::int64_t n = std::int64_t{1} << 24;
+  // The blocking simulation: every second tile sleeps before publishing its
+  // AGGREGATE, so its successors wait (or, past the spin bound, fall back).
+  // Stalls from 1 us (a tile's own time at 2^24 is about 13 us a block) to
+  // 100 us (twice the unstalled scan).
+  for (std::uint32_t stall : {1000u, 2000u, 5000u, 10000u, 20000u, 100000u}) {
+    Perturbation q{};
+    q.stall_ns = stall;
+    q.stall_every = 2;
+    const std::string label = "stall=" + std::to_string(stall) + "ns";
+    stats_one<IC>("coarsened", n, label.c_str(), q, pools, stream, s.quick);
+    stats_one<IP>("pipelined", n, label.c_str(), q, pools, stream, s.quick);
+    stats_one<IF>("fallback", n, label.c_str(), q, pools, stream, s.quick);
+  }
+  // The same kind of sleeps, but where they block others (before AGGREGATE)
+  // and where no tile waits for them (before PREFIX, the AGGREGATE already
+  // out): half of the tiles, drawn by hash, sleep up to max_ns (uniform). The
+  // second is the floor a scan with these sleeping tiles can reach; the gap
+  // between the two is what waiting on sleepers costs.
+  for (std::uint32_t max_ns : {40000u, 200000u}) {
+    for (const PerturbPoint point : {PerturbPoint::BeforeAggregate, PerturbPoint::BeforePrefix}) {
+      Perturbation q{};
+      q.seed = 7;
+      q.delay_chance = 32768;
+      q.delay_ns[static_cast<int>(point)] = max_ns;
+      const std::string label =
+          std::string(point == PerturbPoint::BeforeAggregate ? "sleep<=" : "floor<=") +
+          std::to_string(max_ns) + "ns";
+      stats_one<IP>("pipelined", n, label.c_str(), q, pools, stream, s.quick);
+      stats_one<IF>("fallback", n, label.c_str(), q, pools, stream, s.quick);
+    }
+  }
+  CHECK_CUDA(cudaStreamDestroy(stream));
+}
+
+}  // namespace lookback_bench
