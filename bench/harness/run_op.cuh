@@ -140,6 +140,7 @@ void run_op(const Settings& settings, const char* op_name, const std::vector<std
   }
   CHECK_CUDA(cudaFree(cub_temp));
   CHECK_CUDA(cudaStreamDestroy(stream));
+  print_default_gaps(op_name, impl_names);
 }
 
 }  // namespace lookback_bench
