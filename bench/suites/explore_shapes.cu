@@ -190,6 +190,23 @@ void explore_shape_groups(const Settings& s) {
       s, "explore_f64_shapes", wide_sizes,
       {"default", "pipelined 192x(4+12)/4*", "p128x(10+20)/4", "p128x(12+20)/4",
        "fallback 128x(4+20)/4*", "f128x(10+20)/4"});
+  // Where the wide 8-byte shape starts to pay (2026-11-29): on an H200 the
+  // bring-up run (bench/bringup.sh) found pipelined's own shape 1-1.5 us
+  // ahead of the wide one the default runs there from 2.5 x 2^20 to 2^23
+  // u64 items, level at 2^22, and behind from 2^24. Sizes from 2^20 to 2^25
+  // in quarter steps of each power, the default's tiers and warp-lookback.
+  std::vector<std::int64_t> wide_switch_sizes;
+  for (int l = 20; l <= 25; ++l)
+    for (std::int64_t quarters : {4, 5, 6, 7})
+      if (l >= s.min_log && l <= s.max_log && (l < 25 || quarters == 4))
+        wide_switch_sizes.push_back((std::int64_t{1} << l) / 4 * quarters);
+  const std::vector<const char*> wide_switch_names = {"warp-lookback", "pipelined",
+                                                      "pipelined-wide", "default"};
+  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false, BWarp, BPipelined,
+         BPipelinedWide, BDefaultFor<std::uint64_t>>(s, "explore_wide_switch", wide_switch_sizes,
+                                                     wide_switch_names);
+  run_op<Case<double, OpKind::Sum, false>, double, false, BWarp, BPipelined, BPipelinedWide,
+         BDefaultFor<double>>(s, "explore_wide_switch_f64", wide_switch_sizes, wide_switch_names);
 }
 
 }  // namespace lookback_bench

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The groups whose answers depend on the GPU, for a GPU the library was not
+# tuned on (or a new driver): where the default configuration switches
+# tiers (explore_default, _u64, _u16, _u8: each ends with the default
+# against its fastest tier at every size), the 8-byte persistent shapes the
+# default picks by bandwidth per SM (explore_u64_shapes, explore_f64_shapes)
+# and the main table. PASSES passes of the group list, one after the other,
+# so that a slow spell of the card shows as a pass that disagrees.
+#   bench/bringup.sh BENCH OUTDIR [PASSES]    (PASSES: 3)
+# Writes OUTDIR/gpu.txt and OUTDIR/<group>_p<pass>.{csv,log}; exits non-zero
+# if any run failed a result check or could not run.
+set -uo pipefail
+if [ $# -lt 2 ]; then
+  echo "usage: $0 BENCH OUTDIR [PASSES]" >&2
+  exit 2
+fi
+bench=$1
+out=$2
+passes=${3:-3}
+mkdir -p "$out"
+nvidia-smi --query-gpu=name,serial,driver_version,clocks.sm,clocks.mem --format=csv \
+  >"$out/gpu.txt" 2>&1
+status=0
+run() {  # name, bench arguments...
+  local name=$1
+  shift
+  "$bench" "$@" --csv "$out/$name.csv" >"$out/$name.log" 2>&1 || status=1
+  echo "$name: $(tail -n 1 "$out/$name.log")"
+}
+for pass in $(seq 1 "$passes"); do
+  for group in explore_default explore_default_u64 explore_default_u16 explore_default_u8; do
+    run "${group}_p$pass" --suite explore --group "$group" --min-log 16 --max-log 23
+  done
+  for group in explore_u64_shapes explore_f64_shapes; do
+    run "${group}_p$pass" --suite explore --group "$group" --min-log 20 --max-log 30
+  done
+done
+run main --suite main --min-log 10 --max-log 30
+exit $status
