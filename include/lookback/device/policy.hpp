@@ -357,7 +357,12 @@ static_assert(PipelinedPolicy::block_threads<std::uint64_t>() == 192 &&
 // / 2^30 u64 87.8 / 93.3 / 92.3 / 92.5% against Pipelined's 87.2 / 91.6 /
 // 90.1 / 90.9, f64 90.0 / 94.8 / 95.1 / 95.2 against 87.3 / 91.5 / 91.6 /
 // 91.7; neighbours 128 x (12 + 20), (10 + 22), (12 + 18), 192 x (6 + 12)
-// and 3 blocks per SM within 1 point of it or behind.
+// and 3 blocks per SM within 1 point of it or behind. Between the powers of
+// two it pays less (explore_wide_switch, quarter steps, 2026-11-29,
+// bench/results/h200/README.md, "Bring-up"): PipelinedPolicy's shape is
+// 0.3-1.6 us ahead at most sizes from 1.25 x 2^20 to 10 x 2^20 u64 items
+// and from 1.5 x 2^20 to 3 x 2^20 f64 items; a size switch inside the
+// wide half is the next candidate.
 struct PipelinedWidePolicy : PipelinedPolicy {
   template <class T>
   static constexpr int block_threads() {
