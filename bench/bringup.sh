@@ -9,7 +9,9 @@
 # so that a slow spell of the card shows as a pass that disagrees.
 #   bench/bringup.sh BENCH OUTDIR [PASSES]    (PASSES: 3)
 # Writes OUTDIR/gpu.txt and OUTDIR/<group>_p<pass>.{csv,log}; exits non-zero
-# if any run failed a result check or could not run.
+# if any run failed a result check, could not run or ran past
+# $BRINGUP_TIMEOUT seconds (default 600; an untuned GPU may hang a kernel
+# that the library bounds only in its test builds).
 set -uo pipefail
 if [ $# -lt 2 ]; then
   echo "usage: $0 BENCH OUTDIR [PASSES]" >&2
@@ -18,6 +20,11 @@ fi
 bench=$1
 out=$2
 passes=${3:-3}
+limit=${BRINGUP_TIMEOUT:-600}
+if ! [[ $passes =~ ^[1-9][0-9]*$ && $limit =~ ^[1-9][0-9]*$ ]]; then
+  echo "$0: PASSES ($passes) and BRINGUP_TIMEOUT ($limit) are whole numbers above 0" >&2
+  exit 2
+fi
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,serial,driver_version,clocks.sm,clocks.mem --format=csv \
   >"$out/gpu.txt" 2>&1
@@ -25,8 +32,10 @@ status=0
 run() {  # name, bench arguments...
   local name=$1
   shift
-  "$bench" "$@" --csv "$out/$name.csv" >"$out/$name.log" 2>&1 || status=1
-  echo "$name: $(tail -n 1 "$out/$name.log")"
+  timeout "$limit" "$bench" "$@" --csv "$out/$name.csv" >"$out/$name.log" 2>&1
+  local rc=$?
+  [ $rc -eq 0 ] || status=1
+  echo "$name: exit $rc, $(tail -n 1 "$out/$name.log")"
 }
 for pass in $(seq 1 "$passes"); do
   for group in explore_default explore_default_u64 explore_default_u16 explore_default_u8; do

@@ -17,7 +17,8 @@
 // is compared bitwise with CUB's on the GPU at every size (inputs are small
 // integers, so float sums are exact), and CUB's with the CPU reference up to
 // 2^22 items. Operations named *_inplace scan each output slice over itself
-// (d_in == d_out), where the fallback runs its in-place protocol.//
+// (d_in == d_out), where the fallback runs its in-place protocol.
+//
 // The harness (timing, pools, checks, rows, configurations) is in
 // bench/harness/, the suites in bench/suites/.
 #include <cuda_runtime.h>
@@ -25,7 +26,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
+#include <system_error>
 
 #include "harness/check.cuh"
 #include "harness/report.hpp"
@@ -81,9 +84,11 @@ int main(int argc, char** argv) {
     if (a == "--csv") {
       s.csv = v;
     } else if (a == "--min-log") {
-      if (!parse_log(v, 0, 30, s.min_log)) return usage_error("--min-log '" + v + "'");
+      if (!parse_log(v, 0, 30, s.min_log))
+        return usage_error("--min-log '" + v + "' is no whole number from 0 to 30");
     } else if (a == "--max-log") {
-      if (!parse_log(v, 0, 30, s.max_log)) return usage_error("--max-log '" + v + "'");
+      if (!parse_log(v, 0, 30, s.max_log))
+        return usage_error("--max-log '" + v + "' is no whole number from 0 to 30");
     } else if (a == "--suite") {
       if (!known_suite(v)) return usage_error("no suite '" + v + "'");
       s.suite = v;
@@ -93,16 +98,24 @@ int main(int argc, char** argv) {
       s.trace_dir = v;
     }
   }
-  if (!s.group.empty() && (s.suite == "stats" || s.suite == "trace"))
+  // Stats and trace time fixed configurations, not operation groups; "all"
+  // runs stats too.
+  if (!s.group.empty() && s.suite != "main" && s.suite != "tuning" && s.suite != "explore")
     return usage_error("--group picks an operation group of the main, tuning or explore suite");
+  if (!s.trace_dir.empty() && s.suite != "trace")
+    return usage_error("--trace-dir is for --suite trace");
+  std::error_code no_dir;  // the overload that reports instead of throwing
+  if (!s.trace_dir.empty() && !std::filesystem::is_directory(s.trace_dir, no_dir))
+    return usage_error("--trace-dir '" + s.trace_dir + "' is no directory");
   if (s.min_log > s.max_log)
-    return usage_error("--min-log " + std::to_string(s.min_log) + " is above --max-log " +
-                       std::to_string(s.max_log));
+    return usage_error("size logs: the smallest (" + std::to_string(s.min_log) +
+                       ") is above the largest (" + std::to_string(s.max_log) +
+                       "; defaults 10 and 30)");
   int devices = 0;
   const cudaError_t found = cudaGetDeviceCount(&devices);
   if (found != cudaSuccess || devices == 0) {
     std::fprintf(stderr, "%s: no CUDA device (%s): the benchmark needs a GPU\n", argv[0],
-                 cudaGetErrorName(found));
+                 found != cudaSuccess ? cudaGetErrorName(found) : "the driver reports none");
     return 1;
   }
   int dev = 0;
@@ -119,13 +132,9 @@ int main(int argc, char** argv) {
       mem.memory_clock_khz / 1000, mem.bus_width_bits, gbps_per_sm * mem.sms, gbps_per_sm,
       lookback::detail::picks_wide_here<lookback::PipelinedByDevice>() ? "pipelined-wide"
                                                                        : "pipelined");
-  if (!s.csv.empty()) {
-    g_report.csv = std::fopen(s.csv.c_str(), "w");
-    if (!g_report.csv) {
-      std::perror(s.csv.c_str());
-      return 1;
-    }
-    std::fprintf(g_report.csv, "op,n,impl,median_us,min_us,gbps,pct_copy,speedup_vs_cub,check\n");
+  if (!s.csv.empty() && !open_csv(s.csv)) {
+    std::perror(s.csv.c_str());
+    return 1;
   }
   if (s.suite == "main" || s.suite == "all") main_suite(s);
   if (s.suite == "tuning" || s.suite == "all") tuning_suite(s);

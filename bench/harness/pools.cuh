@@ -1,6 +1,6 @@
 // Rotating input/output pools for one value type: every timed launch reads
 // and writes another slice of pools of at least 256 MiB each (more than the
-// H100's and H200's 50 MB of L2), so no launch finds its data in L2.
+// H100's 50 MB of L2 and the H200's 60), so no launch finds its data in L2.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -1,6 +1,8 @@
 // The benchmark's rows: one per timed implementation and size, printed as a
-// table line, written to the --csv file (its header: scan_bench.cu's main)
-// and kept for the final count of failed checks.
+// table line, written to the --csv file and kept for the final count of
+// failed checks. The stats suite writes rows of its own to the same file
+// (stats.cu: op "stats_<name>", then n, perturbation, median and minimum
+// us, windows and spin rounds per tile, fallbacks, fallbacks won).
 #pragma once
 
 #include <algorithm>
@@ -33,6 +35,14 @@ struct Report {
   int groups_run = 0;
 };
 inline Report g_report;
+
+// Opens the --csv file and writes its header; false (errno set) if it cannot.
+inline bool open_csv(const std::string& path) {
+  g_report.csv = std::fopen(path.c_str(), "w");
+  if (!g_report.csv) return false;
+  std::fprintf(g_report.csv, "op,n,impl,median_us,min_us,gbps,pct_copy,speedup_vs_cub,check\n");
+  return true;
+}
 
 // A row of the CSV and of the failure count, not printed.
 inline void record(const Row& r) {
@@ -67,9 +77,9 @@ struct DefaultGap {
 // rows (a row named "default" among `plans`, the group's ScanPlan rows): at
 // each size, the fastest of the others, EXPT rows (measurements, not
 // variants) left out, as are copy, CUB and a group's extra rows. Where the
-// others are the default's own tiers (explore_default*), this says how well
-// its switches fit the GPU it runs on: the first question of a new GPU's
-// bring-up.
+// others include the default's own tiers (explore_default*), this says how
+// well its switches fit the GPU it runs on: the first question of a new
+// GPU's bring-up.
 inline std::vector<DefaultGap> default_gaps(const std::vector<Row>& rows, const std::string& op,
                                             const std::vector<const char*>& plans) {
   const auto is_other_plan = [&](const std::string& impl) {

@@ -40,6 +40,11 @@ void run_op(const Settings& settings, const char* op_name, const std::vector<std
             const ExtraRows<T>& extra_rows = {}) {
   if (!settings.group.empty() && settings.group != op_name) return;
   ++g_report.groups_run;
+  if (ns.empty()) {  // e.g. --max-log below every size the group times
+    std::printf("\n== %s ==\nno size of this group within --min-log %d .. --max-log %d\n", op_name,
+                settings.min_log, settings.max_log);
+    return;
+  }
   std::printf("\n== %s ==\n%-14s %11s  %-22s %10s %9s %8s %8s  %s\n", op_name, "op", "n", "impl",
               "median_us", "GB/s", "%copy", "vsCUB", "check");
   const std::int64_t max_n = *std::max_element(ns.begin(), ns.end());

@@ -15,7 +15,6 @@
 #include <cub/device/device_transform.cuh>
 #include <cuda/std/functional>
 
-#include "floor_kernels.cuh"
 #include "harness/cases.cuh"
 #include "harness/check.cuh"
 #include "harness/configs.cuh"
@@ -24,6 +23,7 @@
 #include "harness/run_op.cuh"
 #include "harness/settings.hpp"
 #include "harness/timing.cuh"
+#include "suites/floor_kernels.cuh"
 #include "suites/suites.hpp"
 
 namespace lookback_bench {
@@ -31,12 +31,11 @@ namespace lookback_bench {
 namespace {
 
 // Items of out that break the inclusive sum of in within their tile
-// (lookback_bench::check_local_scan): 0 iff every tile is its own scan.
+// (check_local_scan): 0 iff every tile is its own scan.
 unsigned long long local_scan_breaks(const std::uint32_t* in, const std::uint32_t* out,
                                      std::int64_t n, std::int64_t tile_items) {
-  return device_count([&](unsigned long long* d) {
-    lookback_bench::check_local_scan<<<1024, 256>>>(in, out, n, tile_items, d);
-  });
+  return device_count(
+      [&](unsigned long long* d) { check_local_scan<<<1024, 256>>>(in, out, n, tile_items, d); });
 }
 
 // Copies of our own next to cudaMemcpyAsync (explore_copy_floor): the floor
@@ -49,36 +48,34 @@ ExtraRows<std::uint32_t> copy_floor_rows(const Settings& settings) {
   int dev = 0, sms = 0, per_sm = 0;
   CHECK_CUDA(cudaGetDevice(&dev));
   CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &per_sm, lookback_bench::copy_grid_stride, 256, 0));
+  CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, copy_grid_stride, 256, 0));
   const unsigned resident = static_cast<unsigned>(sms * per_sm);
   return [&settings, counter, resident](std::int64_t n, const Pools<std::uint32_t>& pools,
                                         cudaStream_t stream, Timing copy, Timing cub) {
-    using namespace lookback_bench;
     const std::int64_t n4 = n / 4;  // the group's sizes are multiples of 4
     const auto vin = [&](int s) { return reinterpret_cast<const uint4*>(pools.in_slice(n, s)); };
     const auto vout = [&](int s) { return reinterpret_cast<uint4*>(pools.out_slice(n, s)); };
     const auto grid_for = [&](std::int64_t vectors_per_block) {
       return static_cast<unsigned>((n4 + vectors_per_block - 1) / vectors_per_block);
     };
-    // One checked launch on slice 0 (its output first filled with `fill`, so
+    // One checked launch on slice 0 (its output first filled with `fill_byte`, so
     // that nothing an earlier row wrote passes), then the timed ones.
     // bad_items counts what is wrong in slice 0; `ok` labels a pass.
-    const auto timed_row = [&](const char* name, const std::function<void(int)>& launch,
-                               unsigned char fill,
-                               const std::function<unsigned long long()>& bad_items,
-                               const char* ok) {
-      CHECK_CUDA(cudaMemsetAsync(pools.out_slice(n, 0), fill, n * sizeof(std::uint32_t), stream));
-      launch(0);
-      CHECK_CUDA(cudaGetLastError());
-      CHECK_CUDA(cudaStreamSynchronize(stream));
-      const unsigned long long bad = bad_items();
-      const Timing t = time_it(launch, pools.slices(n), stream, settings.quick);
-      const double bytes = 2.0 * static_cast<double>(n) * sizeof(std::uint32_t);
-      emit({"explore_copy_floor", n, name, t.median_us, t.min_us, bytes / t.median_us / 1e3,
-            100.0 * copy.median_us / t.median_us, cub.median_us / t.median_us,
-            bad == 0 ? ok : "FAIL(" + std::to_string(bad) + ")"});
-    };
+    const auto timed_row =
+        [&](const char* name, const std::function<void(int)>& launch, unsigned char fill_byte,
+            const std::function<unsigned long long()>& bad_items, const char* ok) {
+          CHECK_CUDA(
+              cudaMemsetAsync(pools.out_slice(n, 0), fill_byte, n * sizeof(std::uint32_t), stream));
+          launch(0);
+          CHECK_CUDA(cudaGetLastError());
+          CHECK_CUDA(cudaStreamSynchronize(stream));
+          const unsigned long long bad = bad_items();
+          const Timing t = time_it(launch, pools.slices(n), stream, settings.quick);
+          const double bytes = 2.0 * static_cast<double>(n) * sizeof(std::uint32_t);
+          emit({"explore_copy_floor", n, name, t.median_us, t.min_us, bytes / t.median_us / 1e3,
+                100.0 * copy.median_us / t.median_us, cub.median_us / t.median_us,
+                bad == 0 ? ok : "FAIL(" + std::to_string(bad) + ")"});
+        };
     const auto row = [&](const char* name, const std::function<void(int)>& launch) {
       timed_row(
           name, launch, 0,

@@ -191,10 +191,11 @@ void explore_shape_groups(const Settings& s) {
       {"default", "pipelined 192x(4+12)/4*", "p128x(10+20)/4", "p128x(12+20)/4",
        "fallback 128x(4+20)/4*", "f128x(10+20)/4"});
   // Where the wide 8-byte shape starts to pay (2026-11-29): on an H200 the
-  // bring-up run (bench/bringup.sh) found pipelined's own shape 1-1.5 us
-  // ahead of the wide one the default runs there from 2.5 x 2^20 to 2^23
-  // u64 items, level at 2^22, and behind from 2^24. Sizes from 2^20 to 2^25
-  // in quarter steps of each power, the default's tiers and warp-lookback.
+  // bring-up run (bench/bringup.sh) found pipelined's own shape up to 1.5 us
+  // ahead of the wide one the default runs there at most sizes from 1.25 x
+  // 2^20 to 2^23 u64 items, though explore_u64_shapes had the wide one ahead
+  // at 2^22 and from 2^24. Sizes from 2^20 to 2^25 in quarter steps of each
+  // power, the default's tiers and warp-lookback.
   std::vector<std::int64_t> wide_switch_sizes;
   for (int l = 20; l <= 25; ++l)
     for (std::int64_t quarters : {4, 5, 6, 7})

@@ -346,7 +346,8 @@ static_assert(PipelinedPolicy::block_threads<std::uint64_t>() == 192 &&
 // config.hpp: from kWideGBpsPerSm; the H200's 36.5 GB/s per SM, not the
 // H100's 25.4): the same 4-byte shapes; 8-byte values 128 threads x (10 + 20
 // staged) items, 4 blocks per SM (a 3840-item tile; ptxas 13.0, sm_90, the
-// bench's vector-path inclusive sums: u64 no spill, f64 8 bytes).
+// bench's vector-path inclusive sums: 128 registers, u64 no spill, f64 8
+// bytes on 2026-11-28, none on 11-29).
 // H200, u64 sum, % of copy at 2^26 / 2^28 / 2^30 (bench --suite tuning,
 // two passes; bench/results/h200/tuning/): 93.5 / 93.6 / 93.2 against
 // PipelinedPolicy's 192 x (4 + 12) 91.8 / 87.8 / 90.4. On the H100 the
@@ -357,12 +358,13 @@ static_assert(PipelinedPolicy::block_threads<std::uint64_t>() == 192 &&
 // / 2^30 u64 87.8 / 93.3 / 92.3 / 92.5% against Pipelined's 87.2 / 91.6 /
 // 90.1 / 90.9, f64 90.0 / 94.8 / 95.1 / 95.2 against 87.3 / 91.5 / 91.6 /
 // 91.7; neighbours 128 x (12 + 20), (10 + 22), (12 + 18), 192 x (6 + 12)
-// and 3 blocks per SM within 1 point of it or behind. Between the powers of
-// two it pays less (explore_wide_switch, quarter steps, 2026-11-29,
-// bench/results/h200/README.md, "Bring-up"): PipelinedPolicy's shape is
-// 0.3-1.6 us ahead at most sizes from 1.25 x 2^20 to 10 x 2^20 u64 items
-// and from 1.5 x 2^20 to 3 x 2^20 f64 items; a size switch inside the
-// wide half is the next candidate.
+// and 3 blocks per SM within 1 point of it or behind. Below 2^24 u64 items
+// it pays at a few sizes only (explore_wide_switch, quarter steps,
+// 2026-11-29, bench/results/h200/README.md, "Bring-up"): PipelinedPolicy's
+// shape is 0.3-1.6 us ahead at most sizes from 1.25 x 2^20 to 10 x 2^20
+// u64 items (wide ahead at 3.5-4 x 2^20), and 0.2-1.1 us from 1.5 x 2^20 to
+// 3 x 2^20 f64 items (wide ahead from 3.5 x 2^20); a size switch inside
+// the wide half is the next candidate.
 struct PipelinedWidePolicy : PipelinedPolicy {
   template <class T>
   static constexpr int block_threads() {

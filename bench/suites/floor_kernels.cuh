@@ -1,7 +1,9 @@
-// Kernels for the benchmark's explore_copy_floor group: copies of our own
-// (what a kernel launched like the scans can do against cudaMemcpyAsync) and
-// a ladder from a copy to a scan on WarpLookbackSmall's tile (the same CUB
-// primitives), each step adding one of the scan's costs; none looks back.
+// Kernels for the benchmark's explore_copy_floor group (explore_protocol.cu;
+// the non-template kernels are static, a copy per includer): copies of our
+// own (what a kernel launched like the scans can do against
+// cudaMemcpyAsync) and a ladder from a copy to a scan on WarpLookbackSmall's
+// tile (the same CUB primitives), each step adding one of the scan's costs;
+// none looks back.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -16,8 +18,8 @@ namespace lookback_bench {
 
 // Grid-stride loop of 16-byte loads and stores (n4 vectors); the grid is
 // what the device holds resident, as a streaming copy would size it.
-__global__ void copy_grid_stride(const uint4* __restrict__ in, uint4* __restrict__ out,
-                                 std::int64_t n4) {
+static __global__ void copy_grid_stride(const uint4* __restrict__ in, uint4* __restrict__ out,
+                                        std::int64_t n4) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n4;
        i += stride)
@@ -107,8 +109,9 @@ __global__ void __launch_bounds__(kThreads, 4)
 // of tile_items (the local scans of tile_ladder<..., true, ...>): out[i] must
 // be in[i] at a tile's start and out[i - 1] + in[i] after it, so a wrong run
 // counts at its edges; zero iff every tile is its own inclusive scan.
-__global__ void check_local_scan(const std::uint32_t* in, const std::uint32_t* out, std::int64_t n,
-                                 std::int64_t tile_items, unsigned long long* bad) {
+static __global__ void check_local_scan(const std::uint32_t* in, const std::uint32_t* out,
+                                        std::int64_t n, std::int64_t tile_items,
+                                        unsigned long long* bad) {
   unsigned long long local = 0;
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
