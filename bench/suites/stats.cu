@@ -12,6 +12,7 @@
 #include <string>
 
 #include "harness/check.cuh"
+#include "harness/configs.cuh"
 #include "harness/pools.cuh"
 #include "harness/report.hpp"
 #include "harness/settings.hpp"
@@ -58,28 +59,25 @@ void stats_one(const char* name, std::int64_t n, const char* perturbation,
 void stats_suite(const Settings& s) {
   using lookback::device::Perturbation;
   using lookback::device::PerturbPoint;
-  using IC = lookback::ScanConfig<lookback::Variant::Coarsened, lookback::CoarsenedPolicy, false,
-                                  true, false>;
-  using IF = lookback::ScanConfig<lookback::Variant::Fallback, lookback::FallbackPolicy, false,
-                                  true, false>;
-  using IW = lookback::ScanConfig<lookback::Variant::WarpLookback, lookback::WarpLookbackPolicy,
-                                  false, true, false>;
+  // The suites' configurations (configs.cuh), instrumented.
+  using lookback::Instrumented;
+  using IC = Instrumented<BCoarse>;
+  using IF = Instrumented<BFallback>;
+  using IW = Instrumented<BWarp>;
   std::printf("\n== look-back statistics (instrumented kernels, u32 inclusive sum) ==\n");
   const std::int64_t big = std::int64_t{1} << std::min(s.max_log, 28);
   Pools<std::uint32_t> pools(big);
   cudaStream_t stream;
   CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  using ICd = lookback::ScanConfig<lookback::Variant::Coarsened,
-                                   lookback::TilePolicy<256, 128, 4, 0>, false, true, false>;
-  using IP = lookback::ScanConfig<lookback::Variant::Pipelined, lookback::PipelinedPolicy, false,
-                                  true, false>;
+  using ICd =
+      Instrumented<Bench<lookback::Variant::Coarsened, lookback::TilePolicy<256, 128, 4, 0>>>;
+  using IP = Instrumented<BPipelined>;
   const Perturbation none{};
   // Small inputs (2026-11-27, evening): how many windows and spin rounds the
   // default's first and last tiers take where the look-back, not the tile pipeline,
   // costs a scan 2.4-3.6 us over a copy (explore_copy_floor, with the release
   // publish the one-tile variants had until 2a20084; about 1.4-2.5 us since).
-  using IWs = lookback::ScanConfig<lookback::Variant::WarpLookback,
-                                   lookback::WarpLookbackSmallPolicy, false, true, false>;
+  using IWs = Instrumented<BWarpSmall>;
   for (int l : {14, 16, 17, 18, 19, 20}) {
     stats_one<IWs>("warp-lookback-small", std::int64_t{1} << l, "-", none, pools, stream, s.quick);
     stats_one<IP>("pipelined", std::int64_t{1} << l, "-", none, pools, stream, s.quick);
