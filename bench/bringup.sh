@@ -39,7 +39,7 @@ run() {  # name, bench arguments...
 }
 for pass in $(seq 1 "$passes"); do
   for group in explore_default explore_default_u64 explore_default_u16 explore_default_u8; do
-    run "${group}_p$pass" --suite explore --group "$group" --min-log 16 --max-log 23
+    run "${group}_p$pass" --suite explore --group "$group" --min-log 16 --max-log 24
   done
   for group in explore_u64_shapes explore_f64_shapes; do
     run "${group}_p$pass" --suite explore --group "$group" --min-log 20 --max-log 30

@@ -127,11 +127,17 @@ int main(int argc, char** argv) {
   const double gbps_per_sm = lookback::dram_gbps_per_sm(mem);
   std::printf(
       "device: %s, %d SMs, L2 %d MB, sm_%d%d, DRAM %d MHz x %d bits = %.0f GB/s peak, %.1f GB/s "
-      "per SM (8-byte default above the switch: %s)\n",
+      "per SM\n",
       prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20, prop.major, prop.minor,
-      mem.memory_clock_khz / 1000, mem.bus_width_bits, gbps_per_sm * mem.sms, gbps_per_sm,
-      lookback::detail::picks_wide_here<lookback::PipelinedByDevice>() ? "pipelined-wide"
-                                                                       : "pipelined");
+      mem.memory_clock_khz / 1000, mem.bus_width_bits, gbps_per_sm * mem.sms, gbps_per_sm);
+  if (lookback::detail::picks_wide_here<lookback::PipelinedByDevice<double>>())
+    std::printf(
+        "8-byte default above its small tiles: pipelined, pipelined-wide above %lld MiB of f64 "
+        "and %lld MiB of u64\n",
+        static_cast<long long>(lookback::default_wide_switch_bytes<double>() >> 20),
+        static_cast<long long>(lookback::default_wide_switch_bytes<std::uint64_t>() >> 20));
+  else
+    std::printf("8-byte default above its small tiles: pipelined\n");
   if (!s.csv.empty() && !open_csv(s.csv)) {
     std::perror(s.csv.c_str());
     return 1;

@@ -139,11 +139,12 @@ void explore_shape_groups(const Settings& s) {
   // 2026-11-28 and 2-byte ones since 11-29, coarsened for 1-byte ones since
   // 11-29; none for 8-byte ones), pipelined above. Sizes around the
   // switches and below them; "default" should track the fastest of its
-  // tiers.
+  // tiers. Up to 2^24 items (bring-up runs to 2^23; u8's middle tier on the
+  // H200 needed 2^23 to 2^24).
   std::vector<std::int64_t> switch_sizes;
-  for (std::int64_t k :
-       {8,     128,   512,   1024,  1536,  2048,  3072,  4096,  5120,  6144,  7168, 8192,
-        10240, 12288, 14336, 16384, 20480, 24576, 28672, 32768, 40960, 49152, 65536})
+  for (std::int64_t k : {8,     128,   512,   1024,  1536,  2048,  3072,  4096,   5120,
+                         6144,  7168,  8192,  10240, 12288, 14336, 16384, 20480,  24576,
+                         28672, 32768, 40960, 49152, 65536, 81920, 98304, 114688, 131072})
     if (k * 128 >= (std::int64_t{1} << s.min_log) && k * 128 <= (std::int64_t{1} << s.max_log))
       switch_sizes.push_back(k * 128);
   const std::vector<const char*> default_names = {"warp-lookback", "warp-lookback small",

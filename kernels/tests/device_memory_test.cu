@@ -8,12 +8,15 @@
 #include "lookback/device/config.hpp"
 #include "lookback/device/device_memory.hpp"
 #include "lookback/device/dispatch.cuh"
+#include "lookback/ops.hpp"
 
 namespace {
 
 using lookback::DeviceMemory;
 using lookback::dram_gbps_per_sm;
-using lookback::PipelinedByDevice;
+// What the default's 8-byte large half compares: the same threshold for
+// every 8-byte type.
+using PipelinedByDevice = lookback::PipelinedByDevice<double>;
 
 // cudaDevAttrMultiProcessorCount, MemoryClockRate (kHz), GlobalMemoryBusWidth.
 // The H200's are what the runtime reported on the device tool's H200s
@@ -51,18 +54,36 @@ TEST(DeviceMemory, DefaultPicksWideOnTheH200Only) {
 
 // DefaultConfig: the device choice sits in the large half of 8-byte values
 // only, keeps through Deterministic<> and Instrumented<>, and limits n to
-// the fewer items of its halves.
+// the fewer items of its halves. Its wide half is itself picked by size:
+// Pipelined up to 26 MiB of floating-point values and 96 MiB of others,
+// PipelinedWide above (config.hpp, default_wide_switch_bytes).
 TEST(DeviceMemory, DefaultConfigComposition) {
   using D = lookback::DefaultConfig<double>;
   static_assert(lookback::is_size_adaptive_v<D>);
   static_assert(std::is_same_v<D::large, PipelinedByDevice>);
+  static_assert(std::is_same_v<PipelinedByDevice::base, lookback::Pipelined> &&
+                std::is_same_v<PipelinedByDevice::wide::small, lookback::Pipelined> &&
+                std::is_same_v<PipelinedByDevice::wide::large, lookback::PipelinedWide>);
+  using U = lookback::DefaultConfig<std::uint64_t>::large;
+  using I = lookback::DefaultConfig<std::int64_t>::large;
+  static_assert(std::is_same_v<U, I> && std::is_same_v<U::base, PipelinedByDevice::base> &&
+                std::is_same_v<U::wide::large, PipelinedByDevice::wide::large>);
+  static_assert(PipelinedByDevice::wide::max_small_bytes == std::int64_t{26} << 20 &&
+                U::wide::max_small_bytes == std::int64_t{96} << 20);
+  static_assert(PipelinedByDevice::wide::picks_small<double>(std::int64_t{13} << 18) &&
+                !PipelinedByDevice::wide::picks_small<double>((std::int64_t{13} << 18) + 1) &&
+                U::wide::picks_small<std::uint64_t>(std::int64_t{12} << 20) &&
+                !U::wide::picks_small<std::uint64_t>((std::int64_t{12} << 20) + 1));
+  // Affine maps (two floats) are not floating point: the integers' switch.
+  static_assert(std::is_same_v<lookback::DefaultConfig<lookback::Affine>::large, U>);
   static_assert(
       std::is_same_v<lookback::DefaultConfig<std::uint32_t>::large::large, lookback::Pipelined>);
   using Det = lookback::Deterministic<D>::large;
   static_assert(lookback::is_device_adaptive_v<Det> && Det::deterministic &&
                 Det::base::deterministic && Det::wide::deterministic);
   using Ins = lookback::Instrumented<D>::large;
-  static_assert(Ins::instrumented && Ins::wide::instrumented && !Ins::deterministic);
+  static_assert(Ins::instrumented && Ins::wide::instrumented && Ins::wide::large::instrumented &&
+                !Ins::deterministic);
   constexpr std::int64_t most = lookback::detail::max_items<PipelinedByDevice, double>();
   EXPECT_EQ(most, std::min(lookback::detail::max_items<lookback::Pipelined, double>(),
                            lookback::detail::max_items<lookback::PipelinedWide, double>()));

@@ -1,7 +1,8 @@
 // The default configuration (lookback::DefaultConfig<T>, a SizeAdaptive)
 // through the stateless DeviceScan: sizes at the small half's tile edges, the
 // largest size of each tier and the next (small tiles; a middle tier, 224 x 44
-// for 2- and 4-byte values and coarsened for 1-byte ones; pipelined),
+// for 2- and 4-byte values and coarsened for 1-byte ones; pipelined; for
+// 8-byte values on wide GPUs pipelined-wide above pipelined),
 // inclusive and exclusive, aligned, misaligned and in
 // place, for every value size it covers; and one temp allocation, sized by a
 // query for the largest n, serving scans on every tier.
@@ -24,6 +25,12 @@ void around_the_switch() {
   if constexpr (lookback::is_size_adaptive_v<typename Cfg::large>) {
     const std::int64_t middle = Cfg::large::template max_small_items<T>();
     sizes.insert(sizes.end(), {middle, middle + 1});
+  } else {
+    // 8-byte values: on wide GPUs Pipelined up to the wide half's switch,
+    // PipelinedWide above (Pipelined on both sides elsewhere).
+    static_assert(lookback::is_device_adaptive_v<typename Cfg::large>);
+    const std::int64_t wide = Cfg::large::wide::template max_small_items<T>();
+    sizes.insert(sizes.end(), {wide, wide + 1});
   }
   for (const std::int64_t n : sizes)
     for (const Kind kind : {Kind::Inclusive, Kind::Exclusive})

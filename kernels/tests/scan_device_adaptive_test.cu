@@ -1,10 +1,12 @@
 // Configurations picked by the GPU (lookback::DeviceAdaptive, config.hpp):
 // which half the current device picks, through both APIs; both halves on any
 // GPU (a threshold of 0 GB/s per SM always picks the wide half, one no GPU
-// reaches always the base); the size query covering both; and the wide
-// pipelined shape (PipelinedWide, 8-byte values only differ from Pipelined)
-// against the CPU reference: the matrix of sizes and placements, the
-// deterministic mode, and a plan's epoch wrapping.
+// reaches always the base); the size query covering both; the default's
+// 8-byte large half, whose wide half is itself picked by size, on either
+// side of that switch; and the wide pipelined shape (PipelinedWide, 8-byte
+// values only differ from Pipelined) against the CPU reference: the matrix
+// of sizes and placements, the deterministic mode, and a plan's epoch
+// wrapping.
 #include <limits>
 #include <string>
 
@@ -84,10 +86,11 @@ void plan_picks(bool want_wide) {
 TEST(DeviceAdaptive, PlanPicksByTheCurrentDevice) {
   LOOKBACK_REQUIRE_GPU();
   const double gbps = current_gbps_per_sm();
-  const bool wide = lookback::PipelinedByDevice::picks_wide(gbps);
+  using Default = lookback::PipelinedByDevice<std::uint64_t>;
+  const bool wide = Default::picks_wide(gbps);
   std::printf("[ info ] %.1f GB/s of DRAM per SM: the default takes %s\n", gbps,
-              wide ? "PipelinedWide" : "Pipelined");
-  plan_picks<lookback::PipelinedByDevice>(wide);
+              wide ? "Pipelined, PipelinedWide above its size switch" : "Pipelined");
+  plan_picks<Default>(wide);
 }
 
 TEST(DeviceAdaptive, ThresholdsForceEitherHalf) {
@@ -132,6 +135,87 @@ TEST(DeviceAdaptive, StatelessQueryCoversBothHalves) {
       lt::run_matrix_case<AlwaysWide, T>((1 << 20) + 3, kind, p);
       lt::run_matrix_case<NeverWide, T>((1 << 20) + 3, kind, p);
     }
+}
+
+// The default's 8-byte large half (PipelinedByDevice<T>) on a wide GPU runs
+// Pipelined up to its switch (26 MiB of f64, 96 MiB of u64) and
+// PipelinedWide above. The stateless API on the current device, told apart
+// by storage that only PipelinedWide's smaller need fits (which half runs is
+// wide GPU and above the switch), and on any GPU its wide half forced by a
+// threshold of 0; a plan of the forced copy holds PipelinedWide's storage
+// only past the switch. Every scan checked against the CPU reference.
+template <class T>
+void wide_half_switches_by_size() {
+  using Default = lookback::PipelinedByDevice<T>;
+  using ForcedWide = DeviceAdaptive<Pipelined, typename Default::wide, 0>;
+  const std::int64_t share = Default::wide::template max_small_items<T>();
+  const bool wide_here = Default::picks_wide(current_gbps_per_sm());
+  lt::DeviceBuffer<T> a(share + 1), b(share + 1);
+  ASSERT_TRUE(a && b);
+  const std::vector<T> in = lt::make_input<T>(share + 1, 43);
+  LOOKBACK_CUDA_OK(cudaMemcpy(a.get(), in.data(), (share + 1) * sizeof(T), cudaMemcpyHostToDevice));
+  const auto check = [&](std::int64_t n, const char* what) {
+    std::vector<T> got(n);
+    LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), b.get(), n * sizeof(T), cudaMemcpyDeviceToHost));
+    const std::vector<T> head(in.begin(), in.begin() + n);
+    EXPECT_TRUE(lt::equal_exactly(lt::reference_scan(head, Kind::Inclusive), got, 3840))
+        << what << ", n = " << n;
+  };
+  for (const std::int64_t n : {share, share + 1}) {
+    SCOPED_TRACE(testing::Message() << "n = " << n << " (switch at " << share << " items)");
+    std::size_t wide_only = query<PipelinedWide, T>(n);
+    ASSERT_LT(wide_only, (query<Pipelined, T>(n)));
+    lt::DeviceBuffer<unsigned char> temp(wide_only);
+    ASSERT_TRUE(temp);
+    const bool wide_runs = n > share;
+    const cudaError_t forced =
+        lt::device_scan<ForcedWide>(temp.get(), wide_only, a.get(), b.get(), n, Kind::Inclusive);
+    if (wide_runs) {
+      EXPECT_EQ(forced, cudaSuccess) << lookback::last_error_message();
+      check(n, "forced wide");
+    } else {
+      EXPECT_EQ(forced, cudaErrorInvalidValue);
+      EXPECT_NE(std::string(lookback::last_error_message()).find("temp storage too small"),
+                std::string::npos)
+          << lookback::last_error_message();
+    }
+    const cudaError_t here =
+        lt::device_scan<Default>(temp.get(), wide_only, a.get(), b.get(), n, Kind::Inclusive);
+    EXPECT_EQ(here, wide_here && wide_runs ? cudaSuccess : cudaErrorInvalidValue)
+        << lookback::last_error_message();
+    // Storage the query gives serves either half on every GPU.
+    std::size_t bytes = query<Default, T>(n);
+    EXPECT_EQ(bytes, (query<Pipelined, T>(n)));
+    lt::DeviceBuffer<unsigned char> full(bytes);
+    ASSERT_TRUE(full);
+    for (const bool force : {false, true}) {
+      const cudaError_t e =
+          force
+              ? lt::device_scan<ForcedWide>(full.get(), bytes, a.get(), b.get(), n, Kind::Inclusive)
+              : lt::device_scan<Default>(full.get(), bytes, a.get(), b.get(), n, Kind::Inclusive);
+      ASSERT_EQ(e, cudaSuccess) << lookback::last_error_message();
+      check(n, force ? "forced wide, queried storage" : "this GPU, queried storage");
+    }
+    lookback::ScanPlan<T, ForcedWide> plan;
+    ASSERT_EQ(plan.init(n), cudaSuccess) << lookback::last_error_message();
+    ASSERT_TRUE(plan.picked_wide());
+    EXPECT_TRUE(plan.wide_plan().small_plan().initialised());
+    EXPECT_EQ(plan.wide_plan().large_plan().initialised(), wide_runs);
+    for (const std::int64_t m : {n, std::int64_t{3 * 3840 + 1}}) {
+      ASSERT_EQ(plan.InclusiveSum(a.get(), b.get(), m), cudaSuccess)
+          << lookback::last_error_message();
+      check(m, "forced wide plan");
+    }
+  }
+}
+
+TEST(DeviceAdaptive, DefaultWideHalfSwitchesBySizeF64) {
+  LOOKBACK_REQUIRE_GPU();
+  wide_half_switches_by_size<double>();
+}
+TEST(DeviceAdaptive, DefaultWideHalfSwitchesBySizeU64) {
+  LOOKBACK_REQUIRE_GPU();
+  wide_half_switches_by_size<std::uint64_t>();
 }
 
 // The deterministic mode and the instrumented kernels of the wide shape

@@ -54,7 +54,9 @@ TEST(ScanValidation, SizeQueryNeedsNoDevice) {
 // and pipelined beyond, for 8-byte values pipelined; Coarsened for values of
 // other sizes. The tiers' tiles differ in size, so the temp-storage query
 // tells which one a call used. 8-byte values: pipelined's shape is picked by
-// the GPU (PipelinedByDevice, a DeviceAdaptive; device_memory_test).
+// the GPU (PipelinedByDevice, a DeviceAdaptive; device_memory_test), and on
+// wide GPUs by size: Pipelined up to 26 MiB of floating-point values and 96
+// MiB of others, PipelinedWide above (scan_device_adaptive_test).
 template <std::size_t kBytes>
 using MiddleTier = std::conditional_t<kBytes == 1, lookback::Coarsened, lookback::WarpLookback>;
 template <std::size_t kBytes>
@@ -62,10 +64,16 @@ using Middle = lookback::SizeAdaptive<MiddleTier<kBytes>, lookback::Pipelined,
                                       kBytes == 1   ? std::int64_t{4} << 20
                                       : kBytes == 2 ? std::int64_t{5} << 19
                                                     : std::int64_t{16} << 20>;
-template <std::size_t kBytes>
+template <bool kFloatingPoint>
+using EightByteLarge = lookback::DeviceAdaptive<
+    lookback::Pipelined,
+    lookback::SizeAdaptive<lookback::Pipelined, lookback::PipelinedWide,
+                           kFloatingPoint ? std::int64_t{26} << 20 : std::int64_t{96} << 20>,
+    lookback::kWideGBpsPerSm>;
+template <std::size_t kBytes, bool kFloatingPoint = false>
 using DefaultAdaptive = lookback::SizeAdaptive<
     lookback::WarpLookbackSmall,
-    std::conditional_t<kBytes == 8, lookback::PipelinedByDevice, Middle<kBytes>>,
+    std::conditional_t<kBytes == 8, EightByteLarge<kFloatingPoint>, Middle<kBytes>>,
     lookback::default_max_small_bytes(kBytes)>;
 static_assert(lookback::default_max_small_bytes(4) == std::int64_t{2} << 20 &&
               lookback::default_max_small_bytes(8) == std::int64_t{8} << 20 &&
@@ -75,7 +83,8 @@ static_assert(lookback::default_max_middle_bytes(4) == std::int64_t{16} << 20 &&
               lookback::default_max_middle_bytes(2) == std::int64_t{5} << 19 &&
               lookback::default_max_middle_bytes(1) == std::int64_t{4} << 20);
 static_assert(std::is_same_v<lookback::DefaultConfig<float>, DefaultAdaptive<4>>);
-static_assert(std::is_same_v<lookback::DefaultConfig<double>, DefaultAdaptive<8>>);
+static_assert(std::is_same_v<lookback::DefaultConfig<double>, DefaultAdaptive<8, true>>);
+static_assert(std::is_same_v<lookback::DefaultConfig<std::int64_t>, DefaultAdaptive<8>>);
 static_assert(std::is_same_v<lookback::DefaultConfig<std::uint16_t>, DefaultAdaptive<2>>);
 static_assert(std::is_same_v<lookback::DefaultConfig<std::uint8_t>, DefaultAdaptive<1>>);
 // A 12-byte value: DefaultConfig gives it Coarsened.
@@ -97,8 +106,8 @@ static_assert(DefaultAdaptive<4>::picks_small<std::uint32_t>(std::int64_t{1} << 
               !Middle<2>::picks_small<std::uint16_t>((std::int64_t{5} << 18) + 1) &&
               Middle<1>::picks_small<std::uint8_t>(std::int64_t{1} << 22) &&
               !Middle<1>::picks_small<std::uint8_t>((std::int64_t{1} << 22) + 1) &&
-              DefaultAdaptive<8>::picks_small<double>(std::int64_t{1} << 20) &&
-              !DefaultAdaptive<8>::picks_small<double>((std::int64_t{1} << 20) + 1) &&
+              DefaultAdaptive<8, true>::picks_small<double>(std::int64_t{1} << 20) &&
+              !DefaultAdaptive<8, true>::picks_small<double>((std::int64_t{1} << 20) + 1) &&
               DefaultAdaptive<2>::picks_small<std::uint16_t>(std::int64_t{1} << 19) &&
               !DefaultAdaptive<2>::picks_small<std::uint16_t>((std::int64_t{1} << 19) + 1) &&
               DefaultAdaptive<1>::picks_small<std::uint8_t>(std::int64_t{1} << 17) &&
@@ -118,7 +127,8 @@ static_assert(lookback::Instrumented<DefaultAdaptive<4>>::instrumented &&
               lookback::Instrumented<DefaultAdaptive<4>>::large::small::instrumented &&
               lookback::Instrumented<DefaultAdaptive<4>>::large::large::instrumented &&
               lookback::Instrumented<DefaultAdaptive<1>>::large::small::instrumented &&
-              lookback::Instrumented<DefaultAdaptive<8>>::large::wide::instrumented &&
+              lookback::Instrumented<DefaultAdaptive<8>>::large::wide::small::instrumented &&
+              lookback::Instrumented<DefaultAdaptive<8>>::large::wide::large::instrumented &&
               !lookback::Instrumented<DefaultAdaptive<4>>::deterministic);
 
 template <class Config, class T>

@@ -245,24 +245,51 @@ constexpr std::int64_t default_max_middle_bytes(std::size_t value_bytes) {
          : value_bytes == 2 ? std::int64_t{5} << 19
                             : std::int64_t{16} << 20;
 }
-// 8-byte values above the switch: Pipelined, or PipelinedWide on GPUs of
-// HBM3e-class bandwidth per SM (kWideGBpsPerSm, policy.hpp).
-using PipelinedByDevice = DeviceAdaptive<Pipelined, PipelinedWide, kWideGBpsPerSm>;
+// 8-byte values above the small tiles on GPUs of HBM3e-class bandwidth per
+// SM (kWideGBpsPerSm, policy.hpp): Pipelined up to this many bytes of input,
+// PipelinedWide above; on the others Pipelined at every size. On the H200
+// (explore_wide_switch*, 2^20 to 2^25 items in quarter steps, three passes;
+// bench/results/h200/README.md, "Bring-up" and "The wide switch") the wide
+// shape pays for u64 sums from 2^24 items (0.7-2.1 us) and is level at
+// 12-14 x 2^20; below that Pipelined's shape is 0.3-1.6 us ahead at every
+// size but 3.5-4 x 2^20. For f64 sums it pays from 3.5 x 2^20 items (up to
+// 3.8%), Pipelined ahead by up to 1.1 us below: the wide kernel runs f64
+// 2.4% faster than u64 at 2^25 items, Pipelined's runs both alike. So 96 MiB
+// (12 x 2^20 items) for integers and values that are not floating point
+// (not measured: left with the integers, nearer the H100's choice), 26 MiB
+// (3.25 x 2^20 items) for floating point.
+template <class T>
+constexpr std::int64_t default_wide_switch_bytes() {
+  static_assert(sizeof(T) == 8, "only 8-byte values have a wide shape");
+  return std::is_floating_point_v<T> ? std::int64_t{26} << 20 : std::int64_t{96} << 20;
+}
+// The default's 8-byte values above the small tiles: picked by the GPU, and
+// on wide GPUs by size (nested: a GPU that takes Pipelined at every size
+// holds one plan's storage, not two).
+template <class T>
+using PipelinedByDevice =
+    DeviceAdaptive<Pipelined,
+                   SizeAdaptive<Pipelined, PipelinedWide, default_wide_switch_bytes<T>()>,
+                   kWideGBpsPerSm>;
 namespace detail {
 // 1-, 2- and 4-byte values above the small tiles: the middle tier, then
 // pipelined.
 template <std::size_t kValueBytes>
 using default_middle_tier = std::conditional_t<kValueBytes == 1, Coarsened, WarpLookback>;
-template <std::size_t kValueBytes>
-using default_large_half =
-    std::conditional_t<kValueBytes == 8, PipelinedByDevice,
-                       SizeAdaptive<default_middle_tier<kValueBytes>, Pipelined,
-                                    default_max_middle_bytes(kValueBytes)>>;
+template <class T, bool kEightBytes = sizeof(T) == 8>
+struct default_large_half {
+  using type =
+      SizeAdaptive<default_middle_tier<sizeof(T)>, Pipelined, default_max_middle_bytes(sizeof(T))>;
+};
+template <class T>
+struct default_large_half<T, true> {
+  using type = PipelinedByDevice<T>;
+};
 }  // namespace detail
 template <class T>
 using DefaultConfig =
     std::conditional_t<sizeof(T) <= 2 || sizeof(T) == 4 || sizeof(T) == 8,
-                       SizeAdaptive<WarpLookbackSmall, detail::default_large_half<sizeof(T)>,
+                       SizeAdaptive<WarpLookbackSmall, typename detail::default_large_half<T>::type,
                                     default_max_small_bytes(sizeof(T))>,
                        Coarsened>;
 
