@@ -37,7 +37,8 @@ static_assert(std::is_same_v<BDefaultFor<std::uint32_t>::small, BWarpSmall> &&
               std::is_same_v<BDefaultFor<std::uint32_t>::large::small, BWarp> &&
               std::is_same_v<BDefaultFor<std::uint32_t>::large::large, BPipelined> &&
               std::is_same_v<BDefaultFor<std::uint16_t>::large::small, BWarp> &&
-              std::is_same_v<BDefaultFor<std::uint8_t>::large::small, BCoarse> &&
+              std::is_same_v<BDefaultFor<std::uint8_t>::large::base::small, BCoarse> &&
+              std::is_same_v<BDefaultFor<std::uint8_t>::large::wide::small, BCoarse> &&
               std::is_same_v<BDefaultFor<std::uint64_t>::large::base, BPipelined> &&
               std::is_same_v<BDefaultFor<std::uint64_t>::large::wide::small, BPipelined> &&
               std::is_same_v<BDefaultFor<std::uint64_t>::large::wide::large, BPipelinedWide>);

@@ -52,8 +52,8 @@ TEST(DeviceMemory, DefaultPicksWideOnTheH200Only) {
   EXPECT_FALSE(PipelinedByDevice::picks_wide(lookback::kWideGBpsPerSm - 0.01));
 }
 
-// DefaultConfig: the device choice sits in the large half of 8-byte values
-// only, keeps through Deterministic<> and Instrumented<>, and limits n to
+// DefaultConfig: the device choice sits in the large half of 8- and 1-byte
+// values only, keeps through Deterministic<> and Instrumented<>, and limits n to
 // the fewer items of its halves. Its wide half is itself picked by size:
 // Pipelined up to 26 MiB of floating-point values and 96 MiB of others,
 // PipelinedWide above (config.hpp, default_wide_switch_bytes).
@@ -76,6 +76,19 @@ TEST(DeviceMemory, DefaultConfigComposition) {
                 !U::wide::picks_small<std::uint64_t>((std::int64_t{12} << 20) + 1));
   // Affine maps (two floats) are not floating point: the integers' switch.
   static_assert(std::is_same_v<lookback::DefaultConfig<lookback::Affine>::large, U>);
+  // 1-byte values: coarsened up to 4 MiB, on wide GPUs 14 MiB; 2- and 4-byte
+  // values ask no device.
+  using U8 = lookback::DefaultConfig<std::uint8_t>::large;
+  static_assert(lookback::is_device_adaptive_v<U8> &&
+                std::is_same_v<U8::base::small, lookback::Coarsened> &&
+                std::is_same_v<U8::wide::small, lookback::Coarsened> &&
+                std::is_same_v<U8::base::large, lookback::Pipelined> &&
+                std::is_same_v<U8::wide::large, lookback::Pipelined> &&
+                U8::base::max_small_bytes == std::int64_t{4} << 20 &&
+                U8::wide::max_small_bytes == std::int64_t{14} << 20 &&
+                U8::wide_gbps_per_sm == lookback::kWideGBpsPerSm);
+  static_assert(lookback::is_size_adaptive_v<lookback::DefaultConfig<std::uint16_t>::large> &&
+                lookback::is_size_adaptive_v<lookback::DefaultConfig<std::uint32_t>::large>);
   static_assert(
       std::is_same_v<lookback::DefaultConfig<std::uint32_t>::large::large, lookback::Pipelined>);
   using Det = lookback::Deterministic<D>::large;

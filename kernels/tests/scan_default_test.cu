@@ -2,7 +2,8 @@
 // through the stateless DeviceScan: sizes at the small half's tile edges, the
 // largest size of each tier and the next (small tiles; a middle tier, 224 x 44
 // for 2- and 4-byte values and coarsened for 1-byte ones; pipelined; for
-// 8-byte values on wide GPUs pipelined-wide above pipelined),
+// 8-byte values on wide GPUs pipelined-wide above pipelined; the tiers the
+// current GPU runs),
 // inclusive and exclusive, aligned, misaligned and in
 // place, for every value size it covers; and one temp allocation, sized by a
 // query for the largest n, serving scans on every tier.
@@ -18,20 +19,14 @@ template <class T>
 void around_the_switch() {
   using Cfg = lookback::DefaultConfig<T>;
   static_assert(lookback::is_size_adaptive_v<Cfg>);
-  const std::int64_t share = Cfg::template max_small_items<T>();
   const std::int64_t small_tile = lt::tile_items_for<Cfg, T>(1);
-  std::vector<std::int64_t> sizes = {small_tile, small_tile + 1, 2 * small_tile - 1, share,
-                                     share + 1};
-  if constexpr (lookback::is_size_adaptive_v<typename Cfg::large>) {
-    const std::int64_t middle = Cfg::large::template max_small_items<T>();
-    sizes.insert(sizes.end(), {middle, middle + 1});
-  } else {
-    // 8-byte values: on wide GPUs Pipelined up to the wide half's switch,
-    // PipelinedWide above (Pipelined on both sides elsewhere).
-    static_assert(lookback::is_device_adaptive_v<typename Cfg::large>);
-    const std::int64_t wide = Cfg::large::wide::template max_small_items<T>();
-    sizes.insert(sizes.end(), {wide, wide + 1});
-  }
+  std::vector<std::int64_t> sizes = {small_tile, small_tile + 1, 2 * small_tile - 1};
+  // Every switch of the tiers this GPU runs (lt::tier_bounds).
+  std::vector<std::int64_t> bounds;
+  lt::tier_bounds<Cfg, T>(bounds);
+  EXPECT_EQ(bounds.front(), Cfg::template max_small_items<T>());
+  for (std::size_t i = 0; i + 1 < bounds.size(); ++i)
+    sizes.insert(sizes.end(), {bounds[i], bounds[i] + 1});
   for (const std::int64_t n : sizes)
     for (const Kind kind : {Kind::Inclusive, Kind::Exclusive})
       for (const Placement placement :
@@ -132,18 +127,21 @@ TEST(ScanDefault, OneQueryJustAboveTheSwitchServesTheSmallHalfU16) {
   constexpr std::int64_t share = Cfg::max_small_items<T>();
   one_query_serves_all<Cfg, T>(share + 1, {share + 1, share, share - 1, 1000});
 }
-// 1-byte values, coarsened's tiles in the middle: there each tier's own
-// storage already covers the tiers below it (2^17 + 1 items: 9 coarsened
-// tiles, one group of descriptors like the small tiles' 32; 2^22 + 1: 513
-// pipelined tiles against coarsened's 256), so this checks the plain case.
+// 1-byte values, coarsened's tiles in the middle (up to 4 MiB; 14 MiB on
+// wide GPUs): there each tier's own storage already covers the tiers below
+// it (2^17 + 1 items: 9 coarsened tiles, one group of descriptors like the
+// small tiles' 32; 2^22 + 1: 513 pipelined tiles against coarsened's 256),
+// so this checks the plain case, one query past both middle switches.
 TEST(ScanDefault, OneQueryJustAboveTheMiddleSwitchServesEveryTierU8) {
   LOOKBACK_REQUIRE_GPU();
   using T = std::uint8_t;
   using Cfg = lookback::DefaultConfig<T>;
   constexpr std::int64_t share = Cfg::max_small_items<T>();
-  constexpr std::int64_t middle = Cfg::large::max_small_items<T>();
-  one_query_serves_all<Cfg, T>(middle + 1,
-                               {middle + 1, middle, middle - 1, share + 1, share, 1000});
+  constexpr std::int64_t middle = Cfg::large::base::max_small_items<T>();
+  constexpr std::int64_t wide_middle = Cfg::large::wide::max_small_items<T>();
+  static_assert(middle < wide_middle);
+  one_query_serves_all<Cfg, T>(wide_middle + 1, {wide_middle + 1, wide_middle, middle + 1, middle,
+                                                 middle - 1, share + 1, share, 1000});
 }
 TEST(ScanDefault, OneQueryAboveTheSwitchServesTheSmallHalfWithSmallerTiles) {
   LOOKBACK_REQUIRE_GPU();

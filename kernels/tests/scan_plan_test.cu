@@ -167,37 +167,54 @@ TEST(ScanPlan, DefaultU8) {
 }
 
 // Which tier ran: an instrumented plan counts look-back windows in the
-// storage of the tier that ran (small tiles, the middle tier, pipelined).
-// The stateless query cannot always tell the tiers apart (u8 below 2^17
-// items: scan_validation_test); a plan's statistics can.
+// storage of the tier that ran (small tiles, the middle tier, pipelined; on
+// wide GPUs the u8 middle tier reaches further). The stateless query cannot
+// always tell the tiers apart (u8 below 2^17 items, and which tier wide GPUs
+// run: scan_validation_test); a plan's statistics can. (8-byte values:
+// scan_device_adaptive_test, by storage.)
+
+// The look-back windows each tier of a plan counted, in tier_bounds' order
+// (a DeviceAdaptive plan: the half it picked).
+template <class T, class C>
+void tier_windows(const lookback::ScanPlan<T, C>& plan, std::vector<std::uint64_t>& windows) {
+  if constexpr (lookback::is_size_adaptive_v<C>) {
+    tier_windows(plan.small_plan(), windows);
+    tier_windows(plan.large_plan(), windows);
+  } else if constexpr (lookback::is_device_adaptive_v<C>) {
+    if (plan.picked_wide())
+      tier_windows(plan.wide_plan(), windows);
+    else
+      tier_windows(plan.base_plan(), windows);
+  } else {
+    lookback::LookbackStats st{};
+    EXPECT_EQ(plan.read_stats(st), cudaSuccess) << lookback::last_error_message();
+    windows.push_back(st.windows);
+  }
+}
+
 template <class T>
 void default_runs_the_tier_that_the_size_picks() {
   using Cfg = lookback::Instrumented<lookback::DefaultConfig<T>>;
-  using Middle = typename Cfg::large;
-  static_assert(lookback::is_size_adaptive_v<Middle>);
+  std::vector<std::int64_t> bounds;
+  lt::tier_bounds<Cfg, T>(bounds);
+  ASSERT_GE(bounds.size(), 2u);
   // u32: 128 small tiles, 426 of 224 x 44, 513 pipelined.
-  constexpr std::int64_t small_n = Cfg::template max_small_items<T>();
-  constexpr std::int64_t middle_n = Middle::template max_small_items<T>();
-  constexpr std::int64_t large_n = middle_n + 1;
-  static_assert(
-      Cfg::template picks_small<T>(small_n) && !Cfg::template picks_small<T>(small_n + 1) &&
-      Middle::template picks_small<T>(middle_n) && !Middle::template picks_small<T>(large_n));
+  const std::int64_t cap = bounds[bounds.size() - 2] + 1;
+  std::printf("[ info ] %zu-byte values, %zu tiers on this GPU; switches at", sizeof(T),
+              bounds.size());
+  for (std::size_t i = 0; i + 1 < bounds.size(); ++i)
+    std::printf(" %lld", static_cast<long long>(bounds[i]));
+  std::printf(" items\n");
   lookback::ScanPlan<T, Cfg> plan;
-  ASSERT_EQ(plan.init(large_n), cudaSuccess) << lookback::last_error_message();
-  ASSERT_GT(plan.large_plan().large_plan().capacity(), 0);
-  lt::DeviceBuffer<T> a(large_n), b(large_n);
+  ASSERT_EQ(plan.init(cap), cudaSuccess) << lookback::last_error_message();
+  lt::DeviceBuffer<T> a(cap), b(cap);
   ASSERT_TRUE(a && b);
-  const std::vector<T> in = lt::make_input<T>(large_n, 7);
-  LOOKBACK_CUDA_OK(cudaMemcpy(a.get(), in.data(), large_n * sizeof(T), cudaMemcpyHostToDevice));
-  const auto windows = [](const auto& tier) {
-    lookback::LookbackStats st{};
-    EXPECT_EQ(tier.read_stats(st), cudaSuccess) << lookback::last_error_message();
-    return st.windows;
-  };
-  const auto& small = plan.small_plan();
-  const auto& middle = plan.large_plan().small_plan();
-  const auto& large = plan.large_plan().large_plan();
-  for (const std::int64_t n : {small_n, small_n + 1, middle_n, large_n}) {
+  const std::vector<T> in = lt::make_input<T>(cap, 7);
+  LOOKBACK_CUDA_OK(cudaMemcpy(a.get(), in.data(), cap * sizeof(T), cudaMemcpyHostToDevice));
+  std::vector<std::int64_t> sizes;
+  for (std::size_t i = 0; i + 1 < bounds.size(); ++i)
+    sizes.insert(sizes.end(), {bounds[i], bounds[i] + 1});
+  for (const std::int64_t n : sizes) {
     ASSERT_EQ(plan.reset_stats(), cudaSuccess);
     ASSERT_EQ(plan.InclusiveSum(a.get(), b.get(), n), cudaSuccess)
         << lookback::last_error_message();
@@ -206,17 +223,22 @@ void default_runs_the_tier_that_the_size_picks() {
     const std::vector<T> part(in.begin(), in.begin() + n);
     EXPECT_TRUE(lt::equal_exactly(lt::reference_scan(part, Kind::Inclusive), got,
                                   lt::tile_items_for<Cfg, T>(n)));
-    const int tier = n <= small_n ? 0 : n <= middle_n ? 1 : 2;
-    EXPECT_EQ(windows(small) > 0, tier == 0) << "n = " << n;
-    EXPECT_EQ(windows(middle) > 0, tier == 1) << "n = " << n;
-    EXPECT_EQ(windows(large) > 0, tier == 2) << "n = " << n;
+    const std::size_t tier = std::lower_bound(bounds.begin(), bounds.end(), n) - bounds.begin();
+    std::vector<std::uint64_t> windows;
+    tier_windows(plan, windows);
+    ASSERT_EQ(windows.size(), bounds.size());
+    std::uint64_t sum = 0;
+    for (std::size_t i = 0; i < windows.size(); ++i) {
+      EXPECT_EQ(windows[i] > 0, i == tier) << "n = " << n << ", tier " << i;
+      sum += windows[i];
+    }
     lookback::LookbackStats total{};
     ASSERT_EQ(plan.read_stats(total), cudaSuccess);
-    EXPECT_EQ(total.windows, windows(small) + windows(middle) + windows(large));
+    EXPECT_EQ(total.windows, sum) << "n = " << n;
   }
   // Beyond the capacity: an error from the adaptive plan, not from a tier.
-  EXPECT_EQ(plan.InclusiveSum(a.get(), b.get(), large_n + 1), cudaErrorInvalidValue);
-  EXPECT_NE(std::string(lookback::last_error_message()).find("capacity " + std::to_string(large_n)),
+  EXPECT_EQ(plan.InclusiveSum(a.get(), b.get(), cap + 1), cudaErrorInvalidValue);
+  EXPECT_NE(std::string(lookback::last_error_message()).find("capacity " + std::to_string(cap)),
             std::string::npos)
       << lookback::last_error_message();
 }

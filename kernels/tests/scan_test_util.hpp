@@ -223,6 +223,25 @@ std::int64_t tile_items_for(std::int64_t n) {
   }
 }
 
+// The largest n of each tier (whole configuration) of C, smallest tier
+// first (the last tier's: the most C takes); of a DeviceAdaptive the half
+// the current device picks.
+template <class C, class T>
+void tier_bounds(std::vector<std::int64_t>& bounds) {
+  if constexpr (is_size_adaptive_v<C>) {
+    tier_bounds<typename C::small, T>(bounds);
+    bounds.back() = std::min(bounds.back(), C::template max_small_items<T>());
+    tier_bounds<typename C::large, T>(bounds);
+  } else if constexpr (is_device_adaptive_v<C>) {
+    if (lookback::detail::picks_wide_here<C>())
+      tier_bounds<typename C::wide, T>(bounds);
+    else
+      tier_bounds<typename C::base, T>(bounds);
+  } else {
+    bounds.push_back(detail::max_items<C, T>());
+  }
+}
+
 // |got - want| <= bound * (sum of |x| up to i) for real-valued floats.
 template <class T>
 ::testing::AssertionResult close_relative(const std::vector<T>& in, const std::vector<T>& want,

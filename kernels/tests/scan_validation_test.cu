@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -50,20 +51,26 @@ TEST(ScanValidation, SizeQueryNeedsNoDevice) {
 // warp-lookback with small tiles up to default_max_small_bytes of input (2 MiB
 // of 4-byte values, 8 MiB of 8-byte, 1 MiB of 2-byte, 128 KiB of 1-byte ones);
 // above that a middle tier (warp-lookback's 224 x 44 tiles up to 16 MiB of
-// 4-byte and 2.5 MiB of 2-byte values, coarsened up to 4 MiB of 1-byte ones)
-// and pipelined beyond, for 8-byte values pipelined; Coarsened for values of
-// other sizes. The tiers' tiles differ in size, so the temp-storage query
-// tells which one a call used. 8-byte values: pipelined's shape is picked by
-// the GPU (PipelinedByDevice, a DeviceAdaptive; device_memory_test), and on
-// wide GPUs by size: Pipelined up to 26 MiB of floating-point values and 96
-// MiB of others, PipelinedWide above (scan_device_adaptive_test).
+// 4-byte and 2.5 MiB of 2-byte values, coarsened up to 4 MiB of 1-byte ones,
+// 14 MiB on wide GPUs) and pipelined beyond, for 8-byte values pipelined;
+// Coarsened for values of other sizes. The tiers' tiles differ in size, so
+// the temp-storage query tells which one a call used. 8-byte values:
+// pipelined's shape is picked by the GPU (PipelinedByDevice, a
+// DeviceAdaptive; device_memory_test), and on wide GPUs by size: Pipelined up
+// to 26 MiB of floating-point values and 96 MiB of others, PipelinedWide
+// above (scan_device_adaptive_test).
 template <std::size_t kBytes>
 using MiddleTier = std::conditional_t<kBytes == 1, lookback::Coarsened, lookback::WarpLookback>;
+template <std::size_t kBytes, bool kWideGpu = false>
+using Middle =
+    lookback::SizeAdaptive<MiddleTier<kBytes>, lookback::Pipelined,
+                           kBytes == 1 ? (kWideGpu ? std::int64_t{14} << 20 : std::int64_t{4} << 20)
+                           : kBytes == 2 ? std::int64_t{5} << 19
+                                         : std::int64_t{16} << 20>;
 template <std::size_t kBytes>
-using Middle = lookback::SizeAdaptive<MiddleTier<kBytes>, lookback::Pipelined,
-                                      kBytes == 1   ? std::int64_t{4} << 20
-                                      : kBytes == 2 ? std::int64_t{5} << 19
-                                                    : std::int64_t{16} << 20>;
+using MiddleByDevice = std::conditional_t<
+    kBytes == 1, lookback::DeviceAdaptive<Middle<1>, Middle<1, true>, lookback::kWideGBpsPerSm>,
+    Middle<kBytes>>;
 template <bool kFloatingPoint>
 using EightByteLarge = lookback::DeviceAdaptive<
     lookback::Pipelined,
@@ -73,7 +80,7 @@ using EightByteLarge = lookback::DeviceAdaptive<
 template <std::size_t kBytes, bool kFloatingPoint = false>
 using DefaultAdaptive = lookback::SizeAdaptive<
     lookback::WarpLookbackSmall,
-    std::conditional_t<kBytes == 8, EightByteLarge<kFloatingPoint>, Middle<kBytes>>,
+    std::conditional_t<kBytes == 8, EightByteLarge<kFloatingPoint>, MiddleByDevice<kBytes>>,
     lookback::default_max_small_bytes(kBytes)>;
 static_assert(lookback::default_max_small_bytes(4) == std::int64_t{2} << 20 &&
               lookback::default_max_small_bytes(8) == std::int64_t{8} << 20 &&
@@ -81,7 +88,10 @@ static_assert(lookback::default_max_small_bytes(4) == std::int64_t{2} << 20 &&
               lookback::default_max_small_bytes(1) == std::int64_t{128} << 10);
 static_assert(lookback::default_max_middle_bytes(4) == std::int64_t{16} << 20 &&
               lookback::default_max_middle_bytes(2) == std::int64_t{5} << 19 &&
-              lookback::default_max_middle_bytes(1) == std::int64_t{4} << 20);
+              lookback::default_max_middle_bytes(1) == std::int64_t{4} << 20 &&
+              lookback::default_max_middle_bytes(4, true) == std::int64_t{16} << 20 &&
+              lookback::default_max_middle_bytes(2, true) == std::int64_t{5} << 19 &&
+              lookback::default_max_middle_bytes(1, true) == std::int64_t{14} << 20);
 static_assert(std::is_same_v<lookback::DefaultConfig<float>, DefaultAdaptive<4>>);
 static_assert(std::is_same_v<lookback::DefaultConfig<double>, DefaultAdaptive<8, true>>);
 static_assert(std::is_same_v<lookback::DefaultConfig<std::int64_t>, DefaultAdaptive<8>>);
@@ -106,6 +116,8 @@ static_assert(DefaultAdaptive<4>::picks_small<std::uint32_t>(std::int64_t{1} << 
               !Middle<2>::picks_small<std::uint16_t>((std::int64_t{5} << 18) + 1) &&
               Middle<1>::picks_small<std::uint8_t>(std::int64_t{1} << 22) &&
               !Middle<1>::picks_small<std::uint8_t>((std::int64_t{1} << 22) + 1) &&
+              Middle<1, true>::picks_small<std::uint8_t>(std::int64_t{14} << 20) &&
+              !Middle<1, true>::picks_small<std::uint8_t>((std::int64_t{14} << 20) + 1) &&
               DefaultAdaptive<8, true>::picks_small<double>(std::int64_t{1} << 20) &&
               !DefaultAdaptive<8, true>::picks_small<double>((std::int64_t{1} << 20) + 1) &&
               DefaultAdaptive<2>::picks_small<std::uint16_t>(std::int64_t{1} << 19) &&
@@ -126,7 +138,8 @@ static_assert(
 static_assert(lookback::Instrumented<DefaultAdaptive<4>>::instrumented &&
               lookback::Instrumented<DefaultAdaptive<4>>::large::small::instrumented &&
               lookback::Instrumented<DefaultAdaptive<4>>::large::large::instrumented &&
-              lookback::Instrumented<DefaultAdaptive<1>>::large::small::instrumented &&
+              lookback::Instrumented<DefaultAdaptive<1>>::large::base::small::instrumented &&
+              lookback::Instrumented<DefaultAdaptive<1>>::large::wide::small::instrumented &&
               lookback::Instrumented<DefaultAdaptive<8>>::large::wide::small::instrumented &&
               lookback::Instrumented<DefaultAdaptive<8>>::large::wide::large::instrumented &&
               !lookback::Instrumented<DefaultAdaptive<4>>::deterministic);
@@ -147,15 +160,15 @@ const char* name(Tier t) {
   return t == Tier::Small ? "small tiles" : t == Tier::Middle ? "middle tier" : "pipelined";
 }
 
-// What a default query for n returns if `tier` runs n: that tier's storage
-// for n, and at least every smaller tier's for its whole share
-// (stateless_scan). The small tiles (4096 items of 1, 2 and 4 bytes, 2048 of
-// 8) are smaller than the other tiers', and pipelined's (8192 items of 1, 2
+// What a default query for n returns if `tier` runs n on GPUs below (or,
+// wide_gpu, from) kWideGBpsPerSm: that tier's storage for n, and at least
+// every smaller tier's for its whole share (stateless_scan). The small tiles (4096 items of 1, 2
+// and 4 bytes, 2048 of 8) are smaller than the other tiers', and pipelined's (8192 items of 1, 2
 // and 4 bytes; 8-byte values: the larger of Pipelined's 3072 and
 // PipelinedWide's 3840, whichever the GPU) smaller than the middle tier's
 // (224 x 44's 9856; coarsened's 16384 of 1 byte).
 template <class T>
-std::size_t default_bytes_if(Tier tier, std::int64_t n) {
+std::size_t default_bytes_if(Tier tier, std::int64_t n, bool wide_gpu) {
   constexpr std::size_t kBytes = sizeof(T);
   const std::int64_t small_share =
       lookback::default_max_small_bytes(kBytes) / static_cast<std::int64_t>(kBytes);
@@ -167,24 +180,36 @@ std::size_t default_bytes_if(Tier tier, std::int64_t n) {
     large = std::max(large, query_bytes<lookback::PipelinedWide, T>(n));
   } else {
     const std::int64_t middle_share =
-        lookback::default_max_middle_bytes(kBytes) / static_cast<std::int64_t>(kBytes);
+        lookback::default_max_middle_bytes(kBytes, wide_gpu) / static_cast<std::int64_t>(kBytes);
     large = std::max(large, query_bytes<MiddleTier<kBytes>, T>(middle_share));
   }
   return std::max(below, large);
 }
 
-// Descriptors come in groups of 32 tiles, so not every n tells the tiers
-// apart: each case first checks that a wrong pick would have given another
-// size. One pair never differs: the u8 small tiles' share (2^17 items) is 32
-// tiles, one group, and the middle tier's query covers it with one group
-// too, so at u8 sizes up to 2^17 only pipelined is told apart.
+// A query answers for GPUs of both kinds (DeviceAdaptive): the more of what
+// `tier` needs on GPUs below kWideGBpsPerSm and `wide_tier` (by default the
+// same) on the others.
 template <class T>
-void expect_default_picks(std::int64_t n, Tier tier) {
-  const std::size_t want = default_bytes_if<T>(tier, n);
+std::size_t default_query_if(Tier tier, Tier wide_tier, std::int64_t n) {
+  return std::max(default_bytes_if<T>(tier, n, false), default_bytes_if<T>(wide_tier, n, true));
+}
+
+// Descriptors come in groups of 32 tiles, so not every n tells the tiers
+// apart: each case first checks that another tier on GPUs below the
+// threshold would have given another size. One pair never differs: the u8
+// small tiles' share (2^17 items) is 32 tiles, one group, and the middle
+// tier's query covers it with one group too, so at u8 sizes up to 2^17 only
+// pipelined is told apart. Where the wide GPUs' tier differs (u8 from 4 to
+// 14 MiB), the query cannot tell which they run: the GPU tests do
+// (scan_default_test, scan_plan_test).
+template <class T>
+void expect_default_picks(std::int64_t n, Tier tier, std::optional<Tier> wide_tier = {}) {
+  const Tier wide = wide_tier.value_or(tier);
+  const std::size_t want = default_query_if<T>(tier, wide, n);
   for (const Tier other : {Tier::Small, Tier::Middle, Tier::Large})
     if (other != tier && (other != Tier::Middle || sizeof(T) != 8) &&
         !(sizeof(T) == 1 && tier == Tier::Small && other == Tier::Middle))
-      ASSERT_NE(default_bytes_if<T>(other, n), want)
+      ASSERT_NE(default_query_if<T>(other, wide_tier ? wide : other, n), want)
           << "n = " << n << " does not tell " << name(tier) << " from " << name(other);
   EXPECT_EQ((query_bytes<void, T>(n)), want)
       << "n = " << n << ", " << sizeof(T) << "-byte values, " << name(tier);
@@ -220,7 +245,15 @@ TEST(ScanValidation, DefaultConfigurationPicksTheTierOfTheSize) {
     expect_default_picks<std::uint8_t>(n, Tier::Small);
   for (std::int64_t n : {(1 << 17) + 1, 1 << 19, 1 << 21, 1 << 22})
     expect_default_picks<std::uint8_t>(n, Tier::Middle);
-  for (std::int64_t n : {(1 << 22) + 1, 1 << 26})
+  // From 4 to 14 MiB wide GPUs stay on coarsened: the query is pipelined's
+  // (8192-item tiles against coarsened's 16384), which covers both.
+  for (std::int64_t n : {(1 << 22) + 1, 1 << 23, 14 << 20}) {
+    expect_default_picks<std::uint8_t>(n, Tier::Large, Tier::Middle);
+    EXPECT_EQ((default_query_if<std::uint8_t>(Tier::Large, Tier::Middle, n)),
+              (default_bytes_if<std::uint8_t>(Tier::Large, n, false)))
+        << "n = " << n;
+  }
+  for (std::int64_t n : {(14 << 20) + 1, 1 << 26})
     expect_default_picks<std::uint8_t>(n, Tier::Large);
   ASSERT_NE((query_bytes<lookback::Coarsened, Sum12>(1 << 26)),
             (query_bytes<lookback::Pipelined, Sum12>(1 << 26)));

@@ -181,8 +181,9 @@ inline constexpr bool is_device_adaptive_v<DeviceAdaptive<B, W, G>> = true;
 // (2^19) and 128 KiB of 1-byte ones (2^17). 1-, 2- and 4-byte values have a
 // middle tier up to default_max_middle_bytes: WarpLookback's 224 x 44 tiles
 // up to 16 MiB of 4-byte values (2^22 items) and 2.5 MiB of 2-byte ones
-// (1.25 x 2^20), Coarsened up to 4 MiB of 1-byte ones (2^22); pipelined
-// above that.
+// (1.25 x 2^20), Coarsened up to 4 MiB of 1-byte ones (2^22; 14 MiB on GPUs
+// of HBM3e-class bandwidth per SM); pipelined above that, for 8-byte values
+// on those GPUs pipelined-wide above default_wide_switch_bytes.
 //
 // The switches (u32 / u64 / u16 / u8 sums, bench --suite explore, groups
 // explore_default*, two or three passes; H100: bench/results/README.md
@@ -239,23 +240,30 @@ constexpr std::int64_t default_max_small_bytes(std::size_t value_bytes) {
                             : std::int64_t{8} << 20;
 }
 // The middle tier's share of 1-, 2- and 4-byte values (8-byte values have
-// no middle tier; values of other sizes no SizeAdaptive at all).
-constexpr std::int64_t default_max_middle_bytes(std::size_t value_bytes) {
-  return value_bytes == 1   ? std::int64_t{4} << 20
+// no middle tier; values of other sizes no SizeAdaptive at all), on GPUs
+// below kWideGBpsPerSm of DRAM bandwidth per SM (the H100s) and from it
+// (wide_gpu: the H200). Only 1-byte values differ: on the H200 coarsened
+// stays 1.4-2.4 us (10-15%) ahead of pipelined from 5 x 2^20 to 14 x 2^20
+// u8 items and is level at 2^24 (explore_default_u8 to 2^24, three passes
+// on each of two cards; bench/results/h200/README.md, "Wide-GPU switches"),
+// while the H100 has pipelined 4-8% ahead from 2^24 and 2^23 unmeasured, so
+// it keeps 4 MiB.
+constexpr std::int64_t default_max_middle_bytes(std::size_t value_bytes, bool wide_gpu = false) {
+  return value_bytes == 1   ? (wide_gpu ? std::int64_t{14} << 20 : std::int64_t{4} << 20)
          : value_bytes == 2 ? std::int64_t{5} << 19
                             : std::int64_t{16} << 20;
 }
 // 8-byte values above the small tiles on GPUs of HBM3e-class bandwidth per
 // SM (kWideGBpsPerSm, policy.hpp): Pipelined up to this many bytes of input,
 // PipelinedWide above; on the others Pipelined at every size. On the H200
-// (explore_wide_switch*, 2^20 to 2^25 items in quarter steps, three passes;
-// bench/results/h200/README.md, "Bring-up" and "The wide switch") the wide
-// shape pays for u64 sums from 2^24 items (0.7-2.1 us) and is level at
-// 12-14 x 2^20; below that Pipelined's shape is 0.3-1.6 us ahead at every
-// size but 3.5-4 x 2^20. For f64 sums it pays from 3.5 x 2^20 items (up to
-// 3.8%), Pipelined ahead by up to 1.1 us below: the wide kernel runs f64
-// 2.4% faster than u64 at 2^25 items, Pipelined's runs both alike. So 96 MiB
-// (12 x 2^20 items) for integers and values that are not floating point
+// (explore_wide_switch*, 2^20 to 2^25 items in quarter steps, three passes
+// on each of two cards; bench/results/h200/README.md, "Bring-up" and
+// "Wide-GPU switches") the wide shape pays for u64 sums from 2^24 items and
+// is level at 12-14 x 2^20; below that Pipelined's shape is 0.3-1.6 us
+// ahead at every size but 3.5-4 x 2^20. For f64 sums it pays from 3.5 x
+// 2^20 items, Pipelined ahead by up to 1.1 us below: the wide kernel runs
+// f64 2.4% faster than u64 at 2^25 items, Pipelined's runs both alike. So 96
+// MiB (12 x 2^20 items) for integers and values that are not floating point
 // (not measured: left with the integers, nearer the H100's choice), 26 MiB
 // (3.25 x 2^20 items) for floating point.
 template <class T>
@@ -263,33 +271,39 @@ constexpr std::int64_t default_wide_switch_bytes() {
   static_assert(sizeof(T) == 8, "only 8-byte values have a wide shape");
   return std::is_floating_point_v<T> ? std::int64_t{26} << 20 : std::int64_t{96} << 20;
 }
-// The default's 8-byte values above the small tiles: picked by the GPU, and
-// on wide GPUs by size (nested: a GPU that takes Pipelined at every size
-// holds one plan's storage, not two).
-template <class T>
-using PipelinedByDevice =
-    DeviceAdaptive<Pipelined,
-                   SizeAdaptive<Pipelined, PipelinedWide, default_wide_switch_bytes<T>()>,
-                   kWideGBpsPerSm>;
 namespace detail {
-// 1-, 2- and 4-byte values above the small tiles: the middle tier, then
-// pipelined.
-template <std::size_t kValueBytes>
-using default_middle_tier = std::conditional_t<kValueBytes == 1, Coarsened, WarpLookback>;
+// What the default runs above its small tiles, on GPUs below kWideGBpsPerSm
+// (base) and from it (wide): 1-, 2- and 4-byte values a middle tier, then
+// pipelined; 8-byte values pipelined, on wide GPUs pipelined-wide above
+// default_wide_switch_bytes. Where the two are the same configuration the
+// default asks no device; where they differ, a DeviceAdaptive (whose plan
+// holds the storage of the half the GPU picks only).
 template <class T, bool kEightBytes = sizeof(T) == 8>
-struct default_large_half {
-  using type =
-      SizeAdaptive<default_middle_tier<sizeof(T)>, Pipelined, default_max_middle_bytes(sizeof(T))>;
+struct default_tiers {
+  using middle = std::conditional_t<sizeof(T) == 1, Coarsened, WarpLookback>;
+  using base = SizeAdaptive<middle, Pipelined, default_max_middle_bytes(sizeof(T))>;
+  using wide = SizeAdaptive<middle, Pipelined, default_max_middle_bytes(sizeof(T), true)>;
 };
 template <class T>
-struct default_large_half<T, true> {
-  using type = PipelinedByDevice<T>;
+struct default_tiers<T, true> {
+  using base = Pipelined;
+  using wide = SizeAdaptive<Pipelined, PipelinedWide, default_wide_switch_bytes<T>()>;
 };
+template <class Base, class Wide>
+using by_device_t = std::conditional_t<std::is_same_v<Base, Wide>, Base,
+                                       DeviceAdaptive<Base, Wide, kWideGBpsPerSm>>;
+template <class T>
+using default_large_half =
+    by_device_t<typename default_tiers<T>::base, typename default_tiers<T>::wide>;
 }  // namespace detail
+// The default's 8-byte values above the small tiles, picked by the GPU and
+// on wide GPUs by size.
+template <class T>
+using PipelinedByDevice = std::enable_if_t<sizeof(T) == 8, detail::default_large_half<T>>;
 template <class T>
 using DefaultConfig =
     std::conditional_t<sizeof(T) <= 2 || sizeof(T) == 4 || sizeof(T) == 8,
-                       SizeAdaptive<WarpLookbackSmall, typename detail::default_large_half<T>::type,
+                       SizeAdaptive<WarpLookbackSmall, detail::default_large_half<T>,
                                     default_max_small_bytes(sizeof(T))>,
                        Coarsened>;
 

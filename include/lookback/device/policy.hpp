@@ -363,8 +363,8 @@ static_assert(PipelinedPolicy::block_threads<std::uint64_t>() == 192 &&
 // 2026-11-29, bench/results/h200/README.md, "Bring-up"): PipelinedPolicy's
 // shape is 0.3-1.6 us ahead at most sizes from 1.25 x 2^20 to 10 x 2^20
 // u64 items (wide ahead at 3.5-4 x 2^20), and 0.2-1.1 us from 1.5 x 2^20 to
-// 3 x 2^20 f64 items (wide ahead from 3.5 x 2^20); a size switch inside
-// the wide half is the next candidate.
+// 3 x 2^20 f64 items (wide ahead from 3.5 x 2^20), on a second card too:
+// so the default runs it above default_wide_switch_bytes only (config.hpp).
 struct PipelinedWidePolicy : PipelinedPolicy {
   template <class T>
   static constexpr int block_threads() {
