@@ -139,8 +139,8 @@ void explore_shape_groups(const Settings& s) {
   // 2026-11-28 and 2-byte ones since 11-29, coarsened for 1-byte ones since
   // 11-29; none for 8-byte ones), pipelined above. Sizes around the
   // switches and below them; "default" should track the fastest of its
-  // tiers. Up to 2^24 items (bring-up runs to 2^23; u8's middle tier on the
-  // H200 needed 2^23 to 2^24).
+  // tiers. Up to 2^24 items (bring-up runs them all; u8's middle tier on
+  // wide GPUs reaches 14 x 2^20).
   std::vector<std::int64_t> switch_sizes;
   for (std::int64_t k : {8,     128,   512,   1024,  1536,  2048,  3072,  4096,   5120,
                          6144,  7168,  8192,  10240, 12288, 14336, 16384, 20480,  24576,
@@ -193,10 +193,11 @@ void explore_shape_groups(const Settings& s) {
        "fallback 128x(4+20)/4*", "f128x(10+20)/4"});
   // Where the wide 8-byte shape starts to pay (2026-11-29): on an H200 the
   // bring-up run (bench/bringup.sh) found pipelined's own shape up to 1.5 us
-  // ahead of the wide one the default runs there at most sizes from 1.25 x
-  // 2^20 to 2^23 u64 items, though explore_u64_shapes had the wide one ahead
-  // at 2^22 and from 2^24. Sizes from 2^20 to 2^25 in quarter steps of each
-  // power, the default's tiers and warp-lookback.
+  // ahead of the wide one the default then ran there at most sizes from
+  // 1.25 x 2^20 to 2^23 u64 items, though explore_u64_shapes had the wide one
+  // ahead at 2^22 and from 2^24; since that evening the default switches
+  // between them by size (default_wide_switch_bytes). Sizes from 2^20 to 2^25
+  // in quarter steps of each power, the default's tiers and warp-lookback.
   std::vector<std::int64_t> wide_switch_sizes;
   for (int l = 20; l <= 25; ++l)
     for (std::int64_t quarters : {4, 5, 6, 7})

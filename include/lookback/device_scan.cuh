@@ -44,10 +44,11 @@
 // 1 MiB of 2-byte, 128 KiB of 1-byte ones) and Pipelined above, with a middle
 // tier between up to default_max_middle_bytes (WarpLookback up to 16 MiB of
 // 4-byte and 2.5 MiB of 2-byte values, Coarsened up to 4 MiB of 1-byte ones);
-// Coarsened for values of other sizes. For 8-byte values the large half is
-// a DeviceAdaptive that on GPUs of HBM3e-class bandwidth per SM (the H200)
-// takes PipelinedWide above default_wide_switch_bytes<T>() of input (26 MiB
-// of floating-point values, 96 MiB of others).
+// Coarsened for values of other sizes. For 1- and 8-byte values the large
+// half is a DeviceAdaptive: on GPUs of HBM3e-class bandwidth per SM (the
+// H200) coarsened reaches 14 MiB of 1-byte values, and 8-byte ones take
+// PipelinedWide above default_wide_switch_bytes<T>() of input (26 MiB of
+// floating-point values, 96 MiB of others).
 // A SizeAdaptive's halves may be SizeAdaptives or DeviceAdaptives
 // (lookback::DeviceAdaptive<Base, Wide, gbps>: by the GPU's DRAM bandwidth
 // per SM) themselves.

@@ -183,6 +183,7 @@ void wide_half_switches_by_size() {
         lt::device_scan<Default>(temp.get(), wide_only, a.get(), b.get(), n, Kind::Inclusive);
     EXPECT_EQ(here, wide_here && wide_runs ? cudaSuccess : cudaErrorInvalidValue)
         << lookback::last_error_message();
+    if (here == cudaSuccess) check(n, "this GPU");
     // Storage the query gives serves either half on every GPU.
     std::size_t bytes = query<Default, T>(n);
     EXPECT_EQ(bytes, (query<Pipelined, T>(n)));
@@ -219,8 +220,9 @@ TEST(DeviceAdaptive, DefaultWideHalfSwitchesBySizeU64) {
 }
 
 // The deterministic mode and the instrumented kernels of the wide shape
-// (Deterministic<DefaultConfig<double>> runs them on a wide GPU), and a plan
-// whose 2-bit epoch wraps every 4 launches, in place and misaligned too.
+// (Deterministic<DefaultConfig<double>> runs them on a wide GPU above 26
+// MiB), and a plan whose 2-bit epoch wraps every 4 launches, in place and
+// misaligned too.
 TEST(DeviceAdaptive, WideShapeDeterministicInstrumentedAndEpochWraps) {
   LOOKBACK_REQUIRE_GPU();
   using Det = lookback::Deterministic<PipelinedWide>;

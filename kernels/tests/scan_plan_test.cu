@@ -43,10 +43,13 @@ void many_launches() {
     sizes.insert(sizes.begin() + 3,
                  {small_tile, share + 1, 2 * small_tile - 1, share, share + 3 * tile + 5});
     cap = std::max(cap, share + 3 * tile + 16);
-    // A middle tier (the default's, except for 8-byte values): its own switch, and
-    // the largest tier past it.
-    if constexpr (lookback::is_size_adaptive_v<typename Cfg::large>) {
-      const std::int64_t middle = Cfg::large::template max_small_items<T>();
+    // A third tier on this GPU (the default's middle tier; 8-byte values on
+    // wide GPUs: pipelined below pipelined-wide): its own switch, and the
+    // largest tier past it.
+    std::vector<std::int64_t> bounds;
+    lt::tier_bounds<Cfg, T>(bounds);
+    if (bounds.size() >= 3) {
+      const std::int64_t middle = bounds[1];
       // The middle tier's own tile edges, and the largest tier's above it.
       const std::int64_t middle_tile = lt::tile_items_for<Cfg, T>(share + 1);
       const std::int64_t middle_edge = (share / middle_tile + 1) * middle_tile;
@@ -144,11 +147,12 @@ LOOKBACK_PLAN_TESTS(Pipelined, lookback::Pipelined)
 LOOKBACK_PLAN_TESTS(Fallback, lookback::Fallback)
 
 // The default configuration of 1-, 2-, 4- and 8-byte values (a
-// SizeAdaptive): the sizes above run on every tier (warp-lookback with small
-// tiles up to 2^19 u32, 2^20 f64, 2^19 u16 and 2^17 u8 items; the middle
-// tier up to 2^22 u32 and 1.25 x 2^20 u16 (224 x 44) and 2^22 u8 items
-// (coarsened); pipelined above), one plan, in place and not, misaligned and
-// not.
+// SizeAdaptive): the sizes above run on every tier this GPU runs
+// (warp-lookback with small tiles up to 2^19 u32, 2^20 f64, 2^19 u16 and 2^17
+// u8 items; the middle tier up to 2^22 u32 and 1.25 x 2^20 u16 (224 x 44)
+// and 2^22 u8 items (coarsened; 14 x 2^20 on wide GPUs); pipelined above, for
+// f64 on wide GPUs pipelined-wide above 3.25 x 2^20 items), one plan, in place and not, misaligned
+// and not.
 TEST(ScanPlan, DefaultU32) {
   LOOKBACK_REQUIRE_GPU();
   many_launches<lookback::DefaultConfig<std::uint32_t>, std::uint32_t>();

@@ -97,7 +97,7 @@ using WarpLookbackSmall = ScanConfig<Variant::WarpLookback, WarpLookbackSmallPol
 using Coarsened = ScanConfig<Variant::Coarsened>;
 using Pipelined = ScanConfig<Variant::Pipelined>;
 // Pipelined with the 8-byte shape for GPUs of more bandwidth per SM
-// (PipelinedWidePolicy; DefaultConfig picks it by device).
+// (PipelinedWidePolicy; DefaultConfig picks it by device and size).
 using PipelinedWide = ScanConfig<Variant::Pipelined, PipelinedWidePolicy>;
 using Fallback = ScanConfig<Variant::Fallback>;
 
@@ -156,7 +156,8 @@ inline constexpr bool is_size_adaptive_v<SizeAdaptive<S, L, B>> = true;
 // enough for either half); a ScanPlan picks once, at init(), for the device
 // current then, and holds storage for that half only. The most items it
 // takes are the fewer of the two halves'. A SizeAdaptive's half may be a
-// DeviceAdaptive (DefaultConfig's large half for 8-byte values).
+// DeviceAdaptive and the reverse (DefaultConfig's large half for 1- and
+// 8-byte values: detail::default_tiers).
 template <class Base, class Wide, int WideGBpsPerSm>
 struct DeviceAdaptive : detail::ConfigPair<Base, Wide> {
   static_assert(WideGBpsPerSm >= 0);
@@ -243,7 +244,7 @@ constexpr std::int64_t default_max_small_bytes(std::size_t value_bytes) {
 // no middle tier; values of other sizes no SizeAdaptive at all), on GPUs
 // below kWideGBpsPerSm of DRAM bandwidth per SM (the H100s) and from it
 // (wide_gpu: the H200). Only 1-byte values differ: on the H200 coarsened
-// stays 1.4-2.4 us (10-15%) ahead of pipelined from 5 x 2^20 to 14 x 2^20
+// stays 1.4-2.4 us (7.5-15%) ahead of pipelined from 5 x 2^20 to 14 x 2^20
 // u8 items and is level at 2^24 (explore_default_u8 to 2^24, three passes
 // on each of two cards; bench/results/h200/README.md, "Wide-GPU switches"),
 // while the H100 has pipelined 4-8% ahead from 2^24 and 2^23 unmeasured, so
@@ -259,7 +260,7 @@ constexpr std::int64_t default_max_middle_bytes(std::size_t value_bytes, bool wi
 // (explore_wide_switch*, 2^20 to 2^25 items in quarter steps, three passes
 // on each of two cards; bench/results/h200/README.md, "Bring-up" and
 // "Wide-GPU switches") the wide shape pays for u64 sums from 2^24 items and
-// is level at 12-14 x 2^20; below that Pipelined's shape is 0.3-1.6 us
+// is level at 12-14 x 2^20; below that Pipelined's shape is 0.2-1.6 us
 // ahead at every size but 3.5-4 x 2^20. For f64 sums it pays from 3.5 x
 // 2^20 items, Pipelined ahead by up to 1.1 us below: the wide kernel runs
 // f64 2.4% faster than u64 at 2^25 items, Pipelined's runs both alike. So 96
