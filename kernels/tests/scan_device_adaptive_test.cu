@@ -140,9 +140,9 @@ TEST(DeviceAdaptive, StatelessQueryCoversBothHalves) {
 // The default's 8-byte large half (PipelinedByDevice<T>) on a wide GPU runs
 // Pipelined up to its switch (26 MiB of f64, 96 MiB of u64) and
 // PipelinedWide above. The stateless API on the current device, told apart
-// by storage that only PipelinedWide's smaller need fits (which half runs is
-// wide GPU and above the switch), and on any GPU its wide half forced by a
-// threshold of 0; a plan of the forced copy holds PipelinedWide's storage
+// by storage that only PipelinedWide's smaller need fits (the wide shape runs
+// on a wide GPU above the switch only), and on any GPU its wide half forced
+// by a threshold of 0; a plan of the forced copy holds PipelinedWide's storage
 // only past the switch. Every scan checked against the CPU reference.
 template <class T>
 void wide_half_switches_by_size() {

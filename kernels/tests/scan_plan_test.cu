@@ -150,9 +150,9 @@ LOOKBACK_PLAN_TESTS(Fallback, lookback::Fallback)
 // SizeAdaptive): the sizes above run on every tier this GPU runs
 // (warp-lookback with small tiles up to 2^19 u32, 2^20 f64, 2^19 u16 and 2^17
 // u8 items; the middle tier up to 2^22 u32 and 1.25 x 2^20 u16 (224 x 44)
-// and 2^22 u8 items (coarsened; 14 x 2^20 on wide GPUs); pipelined above, for
-// f64 on wide GPUs pipelined-wide above 3.25 x 2^20 items), one plan, in place and not, misaligned
-// and not.
+// and 2^22 u8 items (coarsened; 14 x 2^20 on wide GPUs); pipelined above,
+// for f64 on wide GPUs pipelined-wide above 3.25 x 2^20 items), one plan, in
+// place and not, misaligned and not.
 TEST(ScanPlan, DefaultU32) {
   LOOKBACK_REQUIRE_GPU();
   many_launches<lookback::DefaultConfig<std::uint32_t>, std::uint32_t>();

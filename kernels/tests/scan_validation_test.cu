@@ -162,13 +162,13 @@ const char* name(Tier t) {
 
 // What a default query for n returns if `tier` runs n on GPUs below (or,
 // wide_gpu, from) kWideGBpsPerSm: that tier's storage for n, and at least
-// every smaller tier's for its whole share (stateless_scan). The small tiles (4096 items of 1, 2
-// and 4 bytes, 2048 of 8) are smaller than the other tiers', and pipelined's (8192 items of 1, 2
-// and 4 bytes; 8-byte values: Pipelined's 3072 for n, which is more than
-// PipelinedWide's 3840 for n and Pipelined's for the share below the wide
-// GPUs' switch, so it is what either GPU's query comes to) smaller than the
-// middle tier's
-// (224 x 44's 9856; coarsened's 16384 of 1 byte).
+// every smaller tier's for its whole share (stateless_scan). The small tiles
+// (4096 items of 1, 2 and 4 bytes, 2048 of 8) are smaller than the other
+// tiers', and pipelined's (8192 items of 1, 2 and 4 bytes) smaller than the
+// middle tier's (224 x 44's 9856; coarsened's 16384 of 1 byte). 8-byte
+// values: Pipelined's 3072-item tiles for n need more than PipelinedWide's
+// 3840 for n and than Pipelined's for the share below the wide GPUs'
+// switch, so either GPU's query comes to Pipelined's.
 template <class T>
 std::size_t default_bytes_if(Tier tier, std::int64_t n, bool wide_gpu) {
   constexpr std::size_t kBytes = sizeof(T);
