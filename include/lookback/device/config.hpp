@@ -244,7 +244,7 @@ constexpr std::int64_t default_max_small_bytes(std::size_t value_bytes) {
 // no middle tier; values of other sizes no SizeAdaptive at all), on GPUs
 // below kWideGBpsPerSm of DRAM bandwidth per SM (the H100s) and from it
 // (wide_gpu: the H200). Only 1-byte values differ: on the H200 coarsened
-// stays 1.4-2.4 us (7.5-15%) ahead of pipelined from 5 x 2^20 to 14 x 2^20
+// stays 1.4-2.4 us (7-15%) ahead of pipelined from 5 x 2^20 to 14 x 2^20
 // u8 items and is level at 2^24 (explore_default_u8 to 2^24, three passes
 // on each of two cards; bench/results/h200/README.md, "Wide-GPU switches"),
 // while the H100 has pipelined 4-8% ahead from 2^24 and 2^23 unmeasured, so
