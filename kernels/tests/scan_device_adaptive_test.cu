@@ -154,12 +154,14 @@ void wide_half_switches_by_size() {
   ASSERT_TRUE(a && b);
   const std::vector<T> in = lt::make_input<T>(share + 1, 43);
   LOOKBACK_CUDA_OK(cudaMemcpy(a.get(), in.data(), (share + 1) * sizeof(T), cudaMemcpyHostToDevice));
-  const auto check = [&](std::int64_t n, const char* what) {
+  // The CPU reference is sequential, so the scan of in[0..n) is the first n
+  // items of the scan of all of in: one reference serves every n.
+  const std::vector<T> want_all = lt::reference_scan(in, Kind::Inclusive);
+  const auto check = [&](std::int64_t n, std::int64_t tile_items, const char* what) {
     std::vector<T> got(n);
     LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), b.get(), n * sizeof(T), cudaMemcpyDeviceToHost));
-    const std::vector<T> head(in.begin(), in.begin() + n);
-    EXPECT_TRUE(lt::equal_exactly(lt::reference_scan(head, Kind::Inclusive), got, 3840))
-        << what << ", n = " << n;
+    const std::vector<T> want(want_all.begin(), want_all.begin() + n);
+    EXPECT_TRUE(lt::equal_exactly(want, got, tile_items)) << what << ", n = " << n;
   };
   for (const std::int64_t n : {share, share + 1}) {
     SCOPED_TRACE(testing::Message() << "n = " << n << " (switch at " << share << " items)");
@@ -172,7 +174,7 @@ void wide_half_switches_by_size() {
         lt::device_scan<ForcedWide>(temp.get(), wide_only, a.get(), b.get(), n, Kind::Inclusive);
     if (wide_runs) {
       EXPECT_EQ(forced, cudaSuccess) << lookback::last_error_message();
-      check(n, "forced wide");
+      check(n, lt::tile_items_for<ForcedWide, T>(n), "forced wide");
     } else {
       EXPECT_EQ(forced, cudaErrorInvalidValue);
       EXPECT_NE(std::string(lookback::last_error_message()).find("temp storage too small"),
@@ -183,7 +185,7 @@ void wide_half_switches_by_size() {
         lt::device_scan<Default>(temp.get(), wide_only, a.get(), b.get(), n, Kind::Inclusive);
     EXPECT_EQ(here, wide_here && wide_runs ? cudaSuccess : cudaErrorInvalidValue)
         << lookback::last_error_message();
-    if (here == cudaSuccess) check(n, "this GPU");
+    if (here == cudaSuccess) check(n, lt::tile_items_for<Default, T>(n), "this GPU");
     // Storage the query gives serves either half on every GPU.
     std::size_t bytes = query<Default, T>(n);
     EXPECT_EQ(bytes, (query<Pipelined, T>(n)));
@@ -195,7 +197,8 @@ void wide_half_switches_by_size() {
               ? lt::device_scan<ForcedWide>(full.get(), bytes, a.get(), b.get(), n, Kind::Inclusive)
               : lt::device_scan<Default>(full.get(), bytes, a.get(), b.get(), n, Kind::Inclusive);
       ASSERT_EQ(e, cudaSuccess) << lookback::last_error_message();
-      check(n, force ? "forced wide, queried storage" : "this GPU, queried storage");
+      check(n, force ? lt::tile_items_for<ForcedWide, T>(n) : lt::tile_items_for<Default, T>(n),
+            force ? "forced wide, queried storage" : "this GPU, queried storage");
     }
     lookback::ScanPlan<T, ForcedWide> plan;
     ASSERT_EQ(plan.init(n), cudaSuccess) << lookback::last_error_message();
@@ -205,7 +208,7 @@ void wide_half_switches_by_size() {
     for (const std::int64_t m : {n, std::int64_t{3 * 3840 + 1}}) {
       ASSERT_EQ(plan.InclusiveSum(a.get(), b.get(), m), cudaSuccess)
           << lookback::last_error_message();
-      check(m, "forced wide plan");
+      check(m, lt::tile_items_for<ForcedWide, T>(m), "forced wide plan");
     }
   }
 }
