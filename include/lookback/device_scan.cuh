@@ -107,6 +107,10 @@ cudaError_t stateless_scan(void* d_temp, std::size_t& temp_bytes, const T* in, T
                            std::int64_t n, Op op, T init, cudaStream_t stream,
                            const Options& options) {
   using Cfg = config_or_default<Config, T>;
+  if (d_temp != nullptr)
+    if (const cudaError_t e = validate_watchdog(options.watchdog_rounds, options.check_errors);
+        e != cudaSuccess)
+      return e;
   if constexpr (is_size_adaptive_v<Cfg>) {
     // Each call runs, and checks the storage of, the half its n picks; a
     // query above the switch also covers the small half (below).
@@ -134,7 +138,8 @@ cudaError_t stateless_scan(void* d_temp, std::size_t& temp_bytes, const T* in, T
     // device is asked (validate.hpp: before any CUDA call), against the
     // fewer items of the two halves, which the picked half then checks
     // again with its storage.
-    const ScanArguments args{in, out, n, sizeof(T), alignof(T), temp_bytes, 0, max_items<Cfg, T>()};
+    const ScanArguments args{
+        in, out, n, sizeof(T), alignof(T), temp_bytes, 0, max_items<Cfg, T>(), d_temp};
     if (d_temp == nullptr) {
       if (n < 0 || n > args.max_items) return validate(args);
       std::size_t base_bytes = 0, wide_bytes = 0;
@@ -237,9 +242,12 @@ class ScanPlan {
     if (storage_ != nullptr) cudaFree(storage_);
   }
 
-  // Bytes of storage a plan for `max_items` holds.
+  // Bytes of storage a plan for `max_items` holds. A count outside [0, the
+  // most this configuration takes] is taken as the nearer end of that range
+  // (init() refuses it): the tile count stays defined.
   static std::size_t storage_bytes(std::int64_t max_items) {
-    return device::temp_storage_bytes(detail::tiles_for<Config, T>(max_items),
+    const std::int64_t n = std::clamp(max_items, std::int64_t{0}, detail::max_items<Config, T>());
+    return device::temp_storage_bytes(detail::tiles_for<Config, T>(n),
                                       device::descriptor_shape<kProtocol, T>());
   }
 
@@ -292,24 +300,37 @@ class ScanPlan {
   // Instrumented configurations: look-back statistics accumulated since the
   // plan was zeroed or the statistics were last reset (blocks on `stream`).
   cudaError_t read_stats(LookbackStats& stats, cudaStream_t stream = 0) const {
-    if (storage_ == nullptr) return detail::fail(cudaErrorInvalidValue, "ScanPlan not initialised");
+    if (cudaError_t e = check_stats_call(); e != cudaSuccess) return e;
     cudaError_t e = cudaMemcpyAsync(&stats, &device::header_of(storage_)->stats, sizeof stats,
                                     cudaMemcpyDeviceToHost, stream);
     if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
     return e == cudaSuccess ? detail::succeed() : detail::fail_cuda(e, "reading statistics");
   }
   cudaError_t reset_stats(cudaStream_t stream = 0) {
-    if (storage_ == nullptr) return detail::fail(cudaErrorInvalidValue, "ScanPlan not initialised");
+    if (cudaError_t e = check_stats_call(); e != cudaSuccess) return e;
     const cudaError_t e =
         cudaMemsetAsync(&device::header_of(storage_)->stats, 0, sizeof(LookbackStats), stream);
     return e == cudaSuccess ? detail::succeed() : detail::fail_cuda(e, "resetting statistics");
   }
 
  private:
+  // Only instrumented kernels count: a production plan's statistics would
+  // read as zeros, which look like a scan that never waited.
+  cudaError_t check_stats_call() const {
+    if (!Config::instrumented)
+      return detail::fail(cudaErrorInvalidValue,
+                          "look-back statistics need an instrumented configuration "
+                          "(lookback::Instrumented<Cfg>)");
+    if (storage_ == nullptr) return detail::fail(cudaErrorInvalidValue, "ScanPlan not initialised");
+    return cudaSuccess;
+  }
   template <bool kExclusive, class Op>
   cudaError_t run(const T* in, T* out, std::int64_t n, Op op, T init, cudaStream_t stream,
                   const Options& options) {
     if (cudaError_t e = detail::check_plan_call(initialised(), n, capacity_); e != cudaSuccess)
+      return e;
+    if (cudaError_t e = detail::validate_watchdog(options.watchdog_rounds, options.check_errors);
+        e != cudaSuccess)
       return e;
     std::size_t bytes = bytes_;
     if (static_cast<const void*>(in) == static_cast<const void*>(out))
@@ -380,9 +401,11 @@ class ScanPlan<T, SizeAdaptive<Small, Large, MaxSmallBytes>>
   static constexpr std::int64_t kMaxSmallItems = Adaptive::template max_small_items<T>();
 
  public:
+  // (A count outside [0, the most this configuration takes]: the nearer end.)
   static std::size_t storage_bytes(std::int64_t max_items) {
-    return ScanPlan<T, Small>::storage_bytes(std::min(max_items, kMaxSmallItems)) +
-           (max_items > kMaxSmallItems ? ScanPlan<T, Large>::storage_bytes(max_items) : 0);
+    const std::int64_t n = std::clamp(max_items, std::int64_t{0}, detail::max_items<Adaptive, T>());
+    return ScanPlan<T, Small>::storage_bytes(std::min(n, kMaxSmallItems)) +
+           (n > kMaxSmallItems ? ScanPlan<T, Large>::storage_bytes(n) : 0);
   }
 
   // An invalid capacity leaves the plan as it was; a failed allocation or
@@ -446,10 +469,11 @@ class ScanPlan<T, DeviceAdaptive<Base, Wide, WideGBpsPerSm>>
   using Adaptive = DeviceAdaptive<Base, Wide, WideGBpsPerSm>;
 
  public:
-  // Either half's: the more of the two (no device is asked here).
+  // Either half's: the more of the two (no device is asked here). A count
+  // outside [0, the fewer items of the two halves]: the nearer end.
   static std::size_t storage_bytes(std::int64_t max_items) {
-    return std::max(ScanPlan<T, Base>::storage_bytes(max_items),
-                    ScanPlan<T, Wide>::storage_bytes(max_items));
+    const std::int64_t n = std::clamp(max_items, std::int64_t{0}, detail::max_items<Adaptive, T>());
+    return std::max(ScanPlan<T, Base>::storage_bytes(n), ScanPlan<T, Wide>::storage_bytes(n));
   }
 
   // An invalid capacity leaves the plan as it was; a failed allocation or

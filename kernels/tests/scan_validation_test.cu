@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -413,6 +414,102 @@ TEST(ScanValidation, PartialOverlap) {
             cudaErrorInvalidValue);
 }
 
+// Buffers that touch without sharing a byte are accepted: the call gets as
+// far as the temp-storage check, which the short storage here fails.
+TEST(ScanValidation, AdjacentBuffersAreNotAnOverlap) {
+  std::size_t short_bytes = 64;
+  EXPECT_EQ(DeviceScan::InclusiveSum(fake<void>(kTemp), short_bytes, fake<const int>(kIn),
+                                     fake<int>(kIn + 4 * 1000), 1000),
+            cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("temp storage too small")) << last_error_message();
+  EXPECT_EQ(DeviceScan::InclusiveSum(fake<void>(kIn + 4 * 1000), short_bytes, fake<const int>(kIn),
+                                     fake<int>(kOut), 1000),
+            cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("temp storage too small")) << last_error_message();
+  EXPECT_EQ(DeviceScan::InclusiveSum(fake<void>(kOut - short_bytes), short_bytes,
+                                     fake<const int>(kIn), fake<int>(kOut), 1000),
+            cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("temp storage too small")) << last_error_message();
+}
+
+// Temp storage that shares bytes with d_in or d_out: the scan would clear
+// its descriptors over the input or store output over its descriptors.
+template <class Cfg, class T>
+void expect_temp_overlap_refused() {
+  constexpr std::int64_t n = 1000;
+  std::size_t bytes = 0;
+  ASSERT_EQ(DeviceScan::InclusiveSum<Cfg>(nullptr, bytes, fake<const T>(kIn), fake<T>(kOut), n),
+            cudaSuccess);
+  const std::uintptr_t in_end = kIn + n * sizeof(T), out_end = kOut + n * sizeof(T);
+  for (const std::uintptr_t temp : {kIn, in_end - 16, kIn - bytes + 16}) {
+    EXPECT_EQ(DeviceScan::InclusiveSum<Cfg>(fake<void>(temp), bytes, fake<const T>(kIn),
+                                            fake<T>(kOut), n),
+              cudaErrorInvalidValue)
+        << std::hex << temp;
+    EXPECT_TRUE(mentions("d_temp_storage overlaps d_in")) << last_error_message();
+  }
+  for (const std::uintptr_t temp : {kOut, out_end - 16, kOut - bytes + 16}) {
+    EXPECT_EQ(DeviceScan::InclusiveSum<Cfg>(fake<void>(temp), bytes, fake<const T>(kIn),
+                                            fake<T>(kOut), n),
+              cudaErrorInvalidValue)
+        << std::hex << temp;
+    EXPECT_TRUE(mentions("d_temp_storage overlaps d_out")) << last_error_message();
+  }
+  // In place: one buffer, checked once.
+  EXPECT_EQ(DeviceScan::InclusiveSum<Cfg>(fake<void>(kIn + 64), bytes, fake<const T>(kIn),
+                                          fake<T>(kIn), n),
+            cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("d_temp_storage overlaps d_in")) << last_error_message();
+}
+
+TEST(ScanValidation, TempStorageOverlappingInputOrOutput) {
+  expect_temp_overlap_refused<lookback::Coarsened, int>();
+  expect_temp_overlap_refused<void, int>();  // the default: a SizeAdaptive
+  // A DeviceAdaptive checks before it asks which device runs the scan.
+  expect_temp_overlap_refused<lookback::PipelinedByDevice<std::uint64_t>, std::uint64_t>();
+}
+
+// A DeviceAdaptive takes the fewer items of its two halves, and checks its
+// arguments before any device is asked (this machine may have none).
+TEST(ScanValidation, DeviceAdaptiveChecksBeforeAskingTheDevice) {
+  using Cfg = lookback::PipelinedByDevice<std::uint64_t>;
+  using T = std::uint64_t;
+  constexpr std::int64_t most = lookback::detail::max_items<Cfg, T>();
+  static_assert(most == std::min(lookback::detail::max_items<typename Cfg::base, T>(),
+                                 lookback::detail::max_items<typename Cfg::wide, T>()));
+  static_assert(lookback::detail::max_items<typename Cfg::base, T>() !=
+                    lookback::detail::max_items<typename Cfg::wide, T>(),
+                "the halves' limits differ, so the smaller one is what is tested");
+  std::size_t query = 0;
+  EXPECT_EQ(DeviceScan::InclusiveSum<Cfg>(nullptr, query, fake<const T>(kIn), fake<T>(kOut), most),
+            cudaSuccess);
+  EXPECT_EQ(
+      DeviceScan::InclusiveSum<Cfg>(nullptr, query, fake<const T>(kIn), fake<T>(kOut), most + 1),
+      cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("exceeds the largest supported size")) << last_error_message();
+  std::size_t bytes = 1 << 20;
+  EXPECT_EQ(DeviceScan::InclusiveSum<Cfg>(fake<void>(kTemp), bytes, fake<const T>(kIn),
+                                          fake<T>(kOut), most + 1),
+            cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("exceeds the largest supported size")) << last_error_message();
+  EXPECT_EQ(
+      (DeviceScan::InclusiveSum<Cfg, T>(fake<void>(kTemp), bytes, nullptr, fake<T>(kOut), 10)),
+      cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("d_in is null")) << last_error_message();
+  EXPECT_EQ(DeviceScan::InclusiveSum<Cfg>(fake<void>(kTemp), bytes, fake<const T>(kIn),
+                                          fake<T>(kIn + 8), 10),
+            cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("overlap partially")) << last_error_message();
+  EXPECT_EQ(DeviceScan::InclusiveSum<Cfg>(fake<void>(kTemp), bytes, fake<const T>(kIn + 4),
+                                          fake<T>(kOut), 10),
+            cudaErrorMisalignedAddress);
+  std::size_t little = 16;
+  EXPECT_EQ(DeviceScan::InclusiveSum<Cfg>(fake<void>(kTemp), little, fake<const T>(kIn),
+                                          fake<T>(kOut), 10),
+            cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("temp storage too small")) << last_error_message();
+}
+
 TEST(ScanValidation, MisalignedForTheType) {
   std::size_t bytes = 1 << 20;
   EXPECT_EQ(DeviceScan::InclusiveSum(fake<void>(kTemp), bytes, fake<const int>(kIn + 2),
@@ -434,6 +531,84 @@ TEST(ScanValidation, NoScalarPathNeedsVectorAlignment) {
                                                  fake<int>(kOut), 1000),
             cudaErrorMisalignedAddress);
   EXPECT_TRUE(mentions("16-byte aligned")) << last_error_message();
+  // Aligned pointers, but the vector path switched off: the configuration
+  // is what is missing, not the alignment.
+  lookback::Options scalar_only;
+  scalar_only.allow_vector = false;
+  EXPECT_EQ(DeviceScan::InclusiveSum<VectorOnly>(fake<void>(kTemp), bytes, fake<const int>(kIn),
+                                                 fake<int>(kOut), 1000, 0, scalar_only),
+            cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("allow_vector = false needs a configuration with a scalar path"))
+      << last_error_message();
+}
+
+// A watchdog bound without check_errors: an expiry would return cudaSuccess
+// on invalid output. Refused by every public entry point (the query
+// answers: it runs nothing).
+TEST(ScanValidation, WatchdogNeedsCheckedCalls) {
+  lookback::Options unchecked;
+  unchecked.watchdog_rounds = 1000;
+  unchecked.check_errors = false;
+  std::size_t bytes = 1 << 20;
+  EXPECT_EQ(
+      DeviceScan::InclusiveSum<lookback::Coarsened>(fake<void>(kTemp), bytes, fake<const int>(kIn),
+                                                    fake<int>(kOut), 1000, 0, unchecked),
+      cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("watchdog_rounds needs Options::check_errors")) << last_error_message();
+  // The default (a SizeAdaptive) and a DeviceAdaptive, before any device is asked.
+  EXPECT_EQ(DeviceScan::InclusiveSum(fake<void>(kTemp), bytes, fake<const int>(kIn),
+                                     fake<int>(kOut), 1000, 0, unchecked),
+            cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("watchdog_rounds needs Options::check_errors")) << last_error_message();
+  EXPECT_EQ(DeviceScan::ExclusiveSum(fake<void>(kTemp), bytes, fake<const std::uint64_t>(kIn),
+                                     fake<std::uint64_t>(kOut), 1000, 0, unchecked),
+            cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("watchdog_rounds needs Options::check_errors")) << last_error_message();
+  std::size_t query = 0;
+  EXPECT_EQ(DeviceScan::InclusiveSum(nullptr, query, fake<const int>(kIn), fake<int>(kOut), 1000, 0,
+                                     unchecked),
+            cudaSuccess);
+  EXPECT_GT(query, 0u);
+  // Either alone is accepted (the call then fails on its short storage).
+  for (const bool check : {false, true}) {
+    lookback::Options o;
+    o.watchdog_rounds = check ? 1000 : 0;
+    o.check_errors = check;
+    std::size_t short_bytes = 64;
+    EXPECT_EQ(
+        DeviceScan::InclusiveSum<lookback::Coarsened>(
+            fake<void>(kTemp), short_bytes, fake<const int>(kIn), fake<int>(kOut), 1000, 0, o),
+        cudaErrorInvalidValue);
+    EXPECT_TRUE(mentions("temp storage too small")) << last_error_message();
+  }
+}
+
+// Perturbations only exist in instrumented kernels: asking a production
+// configuration for one is an error, not a silently calm scan.
+TEST(ScanValidation, PerturbNeedsAnInstrumentedConfiguration) {
+  lookback::Options o;
+  o.perturb.stall_ns = 2000;
+  o.perturb.stall_every = 2;
+  std::size_t bytes = 1 << 20;
+  EXPECT_EQ(DeviceScan::InclusiveSum<lookback::Fallback>(
+                fake<void>(kTemp), bytes, fake<const int>(kIn), fake<int>(kOut), 1000, 0, o),
+            cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("Options::perturb needs an instrumented configuration"))
+      << last_error_message();
+  o.perturb = {};
+  o.perturb.tile_map = lookback::device::TileMap::Reversed;
+  EXPECT_EQ(DeviceScan::InclusiveSum<lookback::Pipelined>(
+                fake<void>(kTemp), bytes, fake<const int>(kIn), fake<int>(kOut), 1000, 0, o),
+            cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("Options::perturb")) << last_error_message();
+  // A seed alone perturbs nothing.
+  o.perturb = {};
+  o.perturb.seed = 7;
+  std::size_t short_bytes = 64;
+  EXPECT_EQ(DeviceScan::InclusiveSum<lookback::Fallback>(
+                fake<void>(kTemp), short_bytes, fake<const int>(kIn), fake<int>(kOut), 1000, 0, o),
+            cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("temp storage too small")) << last_error_message();
 }
 
 // Options::trace (a tile timeline): only instrumented kernels write one,
@@ -483,6 +658,47 @@ void expect_use_before_init_fails() {
 TEST(ScanValidation, PlanUsedBeforeInit) {
   expect_use_before_init_fails<lookback::ScanPlan<float>>();  // SizeAdaptive
   expect_use_before_init_fails<lookback::ScanPlan<float, lookback::Pipelined>>();
+}
+
+// Look-back statistics are counted by instrumented kernels only; a
+// production plan's would read as zeros.
+TEST(ScanValidation, StatisticsNeedAnInstrumentedPlan) {
+  lookback::LookbackStats stats{};
+  lookback::ScanPlan<float, lookback::Pipelined> plain;
+  EXPECT_EQ(plain.read_stats(stats), cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("statistics need an instrumented configuration")) << last_error_message();
+  EXPECT_EQ(plain.reset_stats(), cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("statistics need an instrumented configuration")) << last_error_message();
+  lookback::ScanPlan<float, lookback::DefaultConfig<float>> adaptive;
+  EXPECT_EQ(adaptive.read_stats(stats), cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("statistics need an instrumented configuration")) << last_error_message();
+  lookback::ScanPlan<float, lookback::Instrumented<lookback::Pipelined>> instrumented;
+  EXPECT_EQ(instrumented.read_stats(stats), cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("not initialised")) << last_error_message();
+}
+
+// storage_bytes is a pure size: a count outside what the configuration takes
+// is read as the nearer end (init() refuses it), with no overflow at the
+// extremes.
+template <class Cfg, class T>
+void expect_storage_bytes_clamped() {
+  using Plan = lookback::ScanPlan<T, Cfg>;
+  constexpr std::int64_t most = lookback::detail::max_items<Cfg, T>();
+  EXPECT_EQ(Plan::storage_bytes(-1), Plan::storage_bytes(0));
+  EXPECT_EQ(Plan::storage_bytes(std::numeric_limits<std::int64_t>::min()), Plan::storage_bytes(0));
+  EXPECT_EQ(Plan::storage_bytes(most + 1), Plan::storage_bytes(most));
+  EXPECT_EQ(Plan::storage_bytes(std::numeric_limits<std::int64_t>::max()),
+            Plan::storage_bytes(most));
+  EXPECT_LT(Plan::storage_bytes(1 << 20), Plan::storage_bytes(most));
+  Plan plan;
+  EXPECT_EQ(plan.init(most + 1), cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("capacity " + std::to_string(most + 1))) << last_error_message();
+}
+
+TEST(ScanValidation, PlanStorageBytesOfAnyCount) {
+  expect_storage_bytes_clamped<lookback::Pipelined, int>();
+  expect_storage_bytes_clamped<lookback::DefaultConfig<int>, int>();        // three tiers
+  expect_storage_bytes_clamped<lookback::DefaultConfig<double>, double>();  // DeviceAdaptive
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // A protocol that cannot terminate (the catalogue's "tile0-aggregate"
 // mutant: tile 0 never publishes a PREFIX) must end with an error, not a
 // hang; the same temp storage then serves a correct scan.
+#include <algorithm>
+
 #include "scan_test_util.hpp"
 
 namespace lt = lookback::testing;
@@ -132,4 +134,38 @@ TEST(ScanWatchdog, OneTileBlocksThatGiveUpStillHandTheEpochOver) {
 TEST(ScanWatchdog, OneTileBlocksThatGiveUpStillWrapTheEpoch) {
   LOOKBACK_REQUIRE_GPU();
   gives_up_and_hands_over<lt::TwoBitEpoch<lookback::WarpLookback>>(3u);
+}
+
+// A plan refuses a watchdog without check_errors before it launches (an
+// expiry would go unreported and its error flag stay set for a later call);
+// the plan is untouched and a checked call on it then scans.
+TEST(ScanWatchdog, PlanRefusesAnUncheckedWatchdog) {
+  LOOKBACK_REQUIRE_GPU();
+  const std::int64_t n = (1 << 20) + 3;
+  const std::vector<std::uint32_t> in = lt::make_input<std::uint32_t>(n, 11);
+  lt::DeviceBuffer<std::uint32_t> a(in.size()), b(in.size());
+  ASSERT_TRUE(a && b);
+  LOOKBACK_CUDA_OK(cudaMemcpy(a.get(), in.data(), n * 4, cudaMemcpyHostToDevice));
+  LOOKBACK_CUDA_OK(cudaMemset(b.get(), 0, n * 4));
+  lookback::ScanPlan<std::uint32_t, lookback::Pipelined> plan;  // kernels built above
+  ASSERT_EQ(plan.init(n), cudaSuccess) << lookback::last_error_message();
+  lookback::Options unchecked;
+  unchecked.watchdog_rounds = 20000;
+  unchecked.check_errors = false;
+  EXPECT_EQ(plan.InclusiveSum(a.get(), b.get(), n, 0, unchecked), cudaErrorInvalidValue);
+  EXPECT_NE(std::string(lookback::last_error_message()).find("needs Options::check_errors"),
+            std::string::npos)
+      << lookback::last_error_message();
+  std::vector<std::uint32_t> got(n);
+  LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), b.get(), n * 4, cudaMemcpyDeviceToHost));
+  EXPECT_TRUE(std::all_of(got.begin(), got.end(), [](std::uint32_t v) { return v == 0; }))
+      << "the refused call launched";
+  lookback::Options checked = unchecked;
+  checked.check_errors = true;
+  ASSERT_EQ(plan.InclusiveSum(a.get(), b.get(), n, 0, checked), cudaSuccess)
+      << lookback::last_error_message();
+  LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), b.get(), n * 4, cudaMemcpyDeviceToHost));
+  EXPECT_TRUE(lt::equal_exactly(
+      lt::reference_scan(in, lt::Kind::Inclusive), got,
+      lt::tile_items_for<lookback::DefaultConfig<std::uint32_t>, std::uint32_t>(n)));
 }

@@ -178,7 +178,10 @@ cudaError_t scan_with_protocol(void* d_temp, std::size_t& temp_bytes, const T* i
     return succeed();
   }
   if (const cudaError_t e = validate(ScanArguments{in, out, n, sizeof(T), alignof(T), temp_bytes,
-                                                   needed, max_items<Cfg, T>()});
+                                                   needed, max_items<Cfg, T>(), d_temp});
+      e != cudaSuccess)
+    return e;
+  if (const cudaError_t e = validate_perturb(options.perturb.any(), Cfg::instrumented);
       e != cudaSuccess)
     return e;
   if (const cudaError_t e =
@@ -192,10 +195,15 @@ cudaError_t scan_with_protocol(void* d_temp, std::size_t& temp_bytes, const T* i
   const bool aligned = reinterpret_cast<std::uintptr_t>(in) % Vector::kAlign == 0 &&
                        reinterpret_cast<std::uintptr_t>(out) % Vector::kAlign == 0;
   const bool vector = Cfg::variant == Variant::WarpLookback || (aligned && options.allow_vector);
-  if (!vector && !Cfg::scalar_path)
+  if (!vector && !Cfg::scalar_path) {
+    if (aligned)
+      return fail(cudaErrorInvalidValue,
+                  "Options::allow_vector = false needs a configuration with a scalar path; this "
+                  "one has none");
     return fail(cudaErrorMisalignedAddress,
                 "this configuration has no scalar path: d_in and d_out must be " +
                     std::to_string(Vector::kAlign) + "-byte aligned");
+  }
 
   device::Header* header = device::header_of(d_temp);
   cudaError_t e = cudaSuccess;

@@ -18,10 +18,17 @@ struct ScanArguments {
   std::int64_t num_items;
   std::size_t item_bytes;
   std::size_t item_align;
-  std::size_t temp_bytes;   // what the caller provides
-  std::size_t temp_needed;  // what this scan needs
-  std::int64_t max_items;   // most items this configuration supports
+  std::size_t temp_bytes;      // what the caller provides
+  std::size_t temp_needed;     // what this scan needs
+  std::int64_t max_items;      // most items this configuration supports
+  const void* temp = nullptr;  // the caller's temp storage (nullptr: not checked)
 };
+
+// Whether [a, a + a_bytes) and [b, b + b_bytes) share a byte.
+inline bool ranges_overlap(std::uintptr_t a, std::size_t a_bytes, std::uintptr_t b,
+                           std::size_t b_bytes) {
+  return a_bytes != 0 && b_bytes != 0 && a < b + b_bytes && b < a + a_bytes;
+}
 
 inline cudaError_t validate(const ScanArguments& a) {
   using std::to_string;
@@ -47,11 +54,47 @@ inline cudaError_t validate(const ScanArguments& a) {
   if (in != out && in < out + bytes && out < in + bytes)
     return fail(cudaErrorInvalidValue,
                 "d_in and d_out overlap partially (an in-place scan needs d_in == d_out)");
+  // The scan clears and writes its descriptors in temp storage while it
+  // reads d_in and writes d_out: shared bytes would corrupt one or the other.
+  const auto temp = reinterpret_cast<std::uintptr_t>(a.temp);
+  if (a.temp != nullptr && ranges_overlap(temp, a.temp_bytes, in, bytes))
+    return fail(cudaErrorInvalidValue,
+                "d_temp_storage overlaps d_in (temp storage must be a "
+                "buffer of its own)");
+  if (a.temp != nullptr && ranges_overlap(temp, a.temp_bytes, out, bytes))
+    return fail(cudaErrorInvalidValue,
+                "d_temp_storage overlaps d_out (temp storage must be a "
+                "buffer of its own)");
   if (a.temp_bytes < a.temp_needed)
     return fail(cudaErrorInvalidValue,
                 "temp storage too small: temp_storage_bytes = " + to_string(a.temp_bytes) +
                     ", this scan needs " + to_string(a.temp_needed) +
                     " (query it with d_temp_storage == nullptr)");
+  return succeed();
+}
+
+// Options::watchdog_rounds at the public entry points: an expired watchdog
+// leaves the output invalid, and only a checked call (Options::check_errors)
+// reads the kernels' error flag, reports it and clears it; unchecked, the
+// call would return cudaSuccess on invalid output and leave the flag set for
+// a later call to report as its own. (The stress harness reads the flag
+// itself and calls below this check.)
+inline cudaError_t validate_watchdog(std::uint32_t watchdog_rounds, bool check_errors) {
+  if (watchdog_rounds != 0 && !check_errors)
+    return fail(cudaErrorInvalidValue,
+                "Options::watchdog_rounds needs Options::check_errors: an unchecked call cannot "
+                "report an expired watchdog, whose output is invalid");
+  return succeed();
+}
+
+// Options::perturb: only an instrumented kernel has the perturbation hooks; a
+// production kernel would run unperturbed and the caller believe otherwise.
+inline cudaError_t validate_perturb(bool perturbs, bool instrumented) {
+  if (perturbs && !instrumented)
+    return fail(
+        cudaErrorInvalidValue,
+        "Options::perturb needs an instrumented configuration (lookback::Instrumented<Cfg>): "
+        "production kernels have no perturbation hooks");
   return succeed();
 }
 
