@@ -218,6 +218,17 @@ inline cudaError_t check_plan_call(bool initialised, std::int64_t n, std::int64_
                                            std::to_string(capacity));
   return cudaSuccess;
 }
+// A plan's storage lives on the device that was current at init(); a launch
+// on another device would read it through a pointer that device may not map
+// (an illegal address, which ends the context), so it is refused.
+inline cudaError_t check_plan_device(int plan_device, int current_device) {
+  if (plan_device != current_device)
+    return fail(cudaErrorInvalidDevice,
+                "ScanPlan initialised on device " + std::to_string(plan_device) +
+                    " used on device " + std::to_string(current_device) +
+                    ": its storage lives on the device of init() (one plan per device)");
+  return cudaSuccess;
+}
 }  // namespace detail
 
 // Persistent temp storage for scans of T with one configuration
@@ -260,6 +271,9 @@ class ScanPlan {
       return e;
     ScanPlan().swap(*this);  // frees what an earlier init() held
     const std::size_t bytes = storage_bytes(max_items);
+    int device = -1;
+    if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
+      return detail::fail_cuda(e, "ScanPlan init (current device)");
     if (cudaError_t e = cudaMalloc(&storage_, bytes); e != cudaSuccess) {
       storage_ = nullptr;
       return detail::fail_cuda(e, "ScanPlan allocation");
@@ -270,10 +284,12 @@ class ScanPlan {
     }
     bytes_ = bytes;
     capacity_ = max_items;
+    device_ = device;
     return detail::succeed();
   }
 
   bool initialised() const { return storage_ != nullptr; }
+  int device() const { return device_; }  // where the storage lives (-1: none)
   std::int64_t capacity() const { return capacity_; }
   std::size_t bytes() const { return bytes_; }
   void* storage() const { return storage_; }
@@ -329,6 +345,10 @@ class ScanPlan {
                   const Options& options) {
     if (cudaError_t e = detail::check_plan_call(initialised(), n, capacity_); e != cudaSuccess)
       return e;
+    int current = -1;
+    if (cudaError_t e = cudaGetDevice(&current); e != cudaSuccess)
+      return detail::fail_cuda(e, "ScanPlan call (current device)");
+    if (cudaError_t e = detail::check_plan_device(device_, current); e != cudaSuccess) return e;
     if (cudaError_t e = detail::validate_watchdog(options.watchdog_rounds, options.check_errors);
         e != cudaSuccess)
       return e;
@@ -343,11 +363,13 @@ class ScanPlan {
     std::swap(storage_, o.storage_);
     std::swap(bytes_, o.bytes_);
     std::swap(capacity_, o.capacity_);
+    std::swap(device_, o.device_);
   }
 
   void* storage_ = nullptr;
   std::size_t bytes_ = 0;
   std::int64_t capacity_ = 0;
+  int device_ = -1;
 };
 
 namespace detail {

@@ -660,6 +660,15 @@ TEST(ScanValidation, PlanUsedBeforeInit) {
   expect_use_before_init_fails<lookback::ScanPlan<float, lookback::Pipelined>>();
 }
 
+// A plan's storage belongs to the device of its init(); the check a call
+// makes (with the current device) refuses any other.
+TEST(ScanValidation, PlanOnAnotherDevice) {
+  EXPECT_EQ(lookback::detail::check_plan_device(1, 1), cudaSuccess);
+  EXPECT_EQ(lookback::detail::check_plan_device(0, 1), cudaErrorInvalidDevice);
+  EXPECT_TRUE(mentions("initialised on device 0 used on device 1")) << last_error_message();
+  EXPECT_EQ((lookback::ScanPlan<float, lookback::Pipelined>().device()), -1);  // before init()
+}
+
 // Look-back statistics are counted by instrumented kernels only; a
 // production plan's would read as zeros.
 TEST(ScanValidation, StatisticsNeedAnInstrumentedPlan) {

@@ -149,6 +149,9 @@ TEST(ScanWatchdog, PlanRefusesAnUncheckedWatchdog) {
   LOOKBACK_CUDA_OK(cudaMemset(b.get(), 0, n * 4));
   lookback::ScanPlan<std::uint32_t, lookback::Pipelined> plan;  // kernels built above
   ASSERT_EQ(plan.init(n), cudaSuccess) << lookback::last_error_message();
+  int device = -1;
+  LOOKBACK_CUDA_OK(cudaGetDevice(&device));
+  EXPECT_EQ(plan.device(), device);
   lookback::Options unchecked;
   unchecked.watchdog_rounds = 20000;
   unchecked.check_errors = false;

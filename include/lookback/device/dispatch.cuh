@@ -40,6 +40,10 @@ constexpr std::int64_t tile_items() {
 template <class Cfg, class T>
 constexpr std::int64_t max_items() {
   if constexpr (is_size_adaptive_v<Cfg>) {
+    static_assert(max_items<typename Cfg::small, T>() >= Cfg::template max_small_items<T>(),
+                  "a SizeAdaptive's small half must take every size of its share");
+    static_assert(max_items<typename Cfg::large, T>() > Cfg::template max_small_items<T>(),
+                  "a SizeAdaptive's large half must take the sizes above its switch");
     return max_items<typename Cfg::large, T>();
   } else if constexpr (is_device_adaptive_v<Cfg>) {
     return std::min(max_items<typename Cfg::base, T>(), max_items<typename Cfg::wide, T>());
