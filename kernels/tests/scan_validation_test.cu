@@ -555,14 +555,17 @@ TEST(ScanValidation, WatchdogNeedsCheckedCalls) {
                                                     fake<int>(kOut), 1000, 0, unchecked),
       cudaErrorInvalidValue);
   EXPECT_TRUE(mentions("watchdog_rounds needs Options::check_errors")) << last_error_message();
-  // The default (a SizeAdaptive) and a DeviceAdaptive, before any device is asked.
+  // The default (a SizeAdaptive), and a DeviceAdaptive before any device is
+  // asked (this machine may have none).
   EXPECT_EQ(DeviceScan::InclusiveSum(fake<void>(kTemp), bytes, fake<const int>(kIn),
                                      fake<int>(kOut), 1000, 0, unchecked),
             cudaErrorInvalidValue);
   EXPECT_TRUE(mentions("watchdog_rounds needs Options::check_errors")) << last_error_message();
-  EXPECT_EQ(DeviceScan::ExclusiveSum(fake<void>(kTemp), bytes, fake<const std::uint64_t>(kIn),
-                                     fake<std::uint64_t>(kOut), 1000, 0, unchecked),
-            cudaErrorInvalidValue);
+  using ByDevice = lookback::PipelinedByDevice<std::uint64_t>;
+  EXPECT_EQ(
+      DeviceScan::ExclusiveSum<ByDevice>(fake<void>(kTemp), bytes, fake<const std::uint64_t>(kIn),
+                                         fake<std::uint64_t>(kOut), 1000, 0, unchecked),
+      cudaErrorInvalidValue);
   EXPECT_TRUE(mentions("watchdog_rounds needs Options::check_errors")) << last_error_message();
   std::size_t query = 0;
   EXPECT_EQ(DeviceScan::InclusiveSum(nullptr, query, fake<const int>(kIn), fake<int>(kOut), 1000, 0,
@@ -706,8 +709,9 @@ void expect_storage_bytes_clamped() {
 
 TEST(ScanValidation, PlanStorageBytesOfAnyCount) {
   expect_storage_bytes_clamped<lookback::Pipelined, int>();
-  expect_storage_bytes_clamped<lookback::DefaultConfig<int>, int>();        // three tiers
-  expect_storage_bytes_clamped<lookback::DefaultConfig<double>, double>();  // DeviceAdaptive
+  expect_storage_bytes_clamped<lookback::DefaultConfig<int>, int>();  // three tiers
+  expect_storage_bytes_clamped<lookback::DefaultConfig<double>, double>();
+  expect_storage_bytes_clamped<lookback::PipelinedByDevice<std::uint64_t>, std::uint64_t>();
 }
 
 }  // namespace

@@ -168,7 +168,7 @@ TEST(ScanWatchdog, PlanRefusesAnUncheckedWatchdog) {
   ASSERT_EQ(plan.InclusiveSum(a.get(), b.get(), n, 0, checked), cudaSuccess)
       << lookback::last_error_message();
   LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), b.get(), n * 4, cudaMemcpyDeviceToHost));
-  EXPECT_TRUE(lt::equal_exactly(
-      lt::reference_scan(in, lt::Kind::Inclusive), got,
-      lt::tile_items_for<lookback::DefaultConfig<std::uint32_t>, std::uint32_t>(n)));
+  EXPECT_TRUE(
+      lt::equal_exactly(lt::reference_scan(in, lt::Kind::Inclusive), got,
+                        lookback::detail::tile_items<lookback::Pipelined, std::uint32_t>()));
 }
