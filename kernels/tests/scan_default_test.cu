@@ -7,6 +7,8 @@
 // inclusive and exclusive, aligned, misaligned and in
 // place, for every value size it covers; and one temp allocation, sized by a
 // query for the largest n, serving scans on every tier.
+#include <algorithm>
+
 #include "scan_test_util.hpp"
 
 namespace lt = lookback::testing;
@@ -91,6 +93,51 @@ void one_query_serves_all(std::int64_t largest, std::initializer_list<std::int64
     EXPECT_TRUE(lt::equal_exactly(lt::reference_scan(in, Kind::Inclusive), got,
                                   lt::tile_items_for<Cfg, T>(n)))
         << "n = " << n;
+  }
+}
+
+// Temp storage at any byte offset, exactly the queried size: the scan aligns
+// its header inside it (the query's slack pays for that) and touches nothing
+// outside it (canary bytes on both sides), on each tier.
+TEST(ScanDefault, MisalignedTempStorageOfTheQueriedSize) {
+  LOOKBACK_REQUIRE_GPU();
+  using T = std::uint32_t;
+  using Cfg = lookback::DefaultConfig<T>;
+  std::vector<std::int64_t> bounds;
+  lt::tier_bounds<Cfg, T>(bounds);
+  const std::int64_t largest = bounds[bounds.size() - 2] + 1;
+  lt::DeviceBuffer<T> a(largest), b(largest);
+  ASSERT_TRUE(a && b);
+  constexpr unsigned char kCanary = 0xA5;
+  constexpr std::size_t kMargin = 256;
+  for (const std::int64_t n : {std::int64_t{1000}, bounds[0] + 1, largest}) {
+    std::size_t bytes = 0;
+    ASSERT_EQ(lookback::DeviceScan::InclusiveSum(nullptr, bytes, a.get(), b.get(), n), cudaSuccess);
+    const std::vector<T> in = lt::make_input<T>(n, 5 + n);
+    LOOKBACK_CUDA_OK(cudaMemcpy(a.get(), in.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+    const std::vector<T> want = lt::reference_scan(in, Kind::Inclusive);
+    for (const std::size_t offset : {1, 7, 64, 127, 128}) {
+      SCOPED_TRACE(testing::Message() << "n = " << n << ", temp at +" << offset);
+      lt::DeviceBuffer<unsigned char> temp(offset + bytes + kMargin);
+      ASSERT_TRUE(temp);
+      LOOKBACK_CUDA_OK(cudaMemset(temp.get(), kCanary, offset + bytes + kMargin));
+      std::size_t given = bytes;
+      ASSERT_EQ(lookback::DeviceScan::InclusiveSum(temp.get() + offset, given, a.get(), b.get(), n),
+                cudaSuccess)
+          << lookback::last_error_message();
+      std::vector<T> got(n);
+      LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), b.get(), n * sizeof(T), cudaMemcpyDeviceToHost));
+      EXPECT_TRUE(lt::equal_exactly(want, got, lt::tile_items_for<Cfg, T>(n)));
+      std::vector<unsigned char> around(offset + bytes + kMargin);
+      LOOKBACK_CUDA_OK(
+          cudaMemcpy(around.data(), temp.get(), around.size(), cudaMemcpyDeviceToHost));
+      EXPECT_TRUE(std::all_of(around.begin(), around.begin() + offset, [](unsigned char c) {
+        return c == kCanary;
+      })) << "a byte before the temp storage changed";
+      EXPECT_TRUE(std::all_of(around.begin() + offset + bytes, around.end(), [](unsigned char c) {
+        return c == kCanary;
+      })) << "a byte after the temp storage changed";
+    }
   }
 }
 

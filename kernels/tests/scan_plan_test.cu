@@ -284,3 +284,35 @@ TEST(ScanPlan, DefaultPlanHoldsNoStorageForTiersBeyondItsCapacity) {
   EXPECT_EQ(plan.large_plan().bytes(), 0u);
   EXPECT_EQ(plan.capacity(), 1000);
 }
+
+// An init() that is refused (a negative capacity, or one past what the
+// configuration takes) leaves the plan as it was: its storage, capacity and
+// scans.
+TEST(ScanPlan, ARefusedInitLeavesThePlanAsItWas) {
+  LOOKBACK_REQUIRE_GPU();
+  using T = std::uint32_t;
+  const std::int64_t n = (1 << 20) + 17;
+  lookback::ScanPlan<T> plan;
+  ASSERT_EQ(plan.init(n), cudaSuccess) << lookback::last_error_message();
+  const std::size_t bytes = plan.bytes();
+  const void* small_storage = plan.small_plan().storage();
+  const std::int64_t most = lookback::detail::max_items<lookback::DefaultConfig<T>, T>();
+  for (const std::int64_t bad : {std::int64_t{-1}, most + 1}) {
+    EXPECT_EQ(plan.init(bad), cudaErrorInvalidValue) << bad;
+    EXPECT_NE(std::string(lookback::last_error_message()).find("capacity " + std::to_string(bad)),
+              std::string::npos)
+        << lookback::last_error_message();
+    EXPECT_EQ(plan.capacity(), n);
+    EXPECT_EQ(plan.bytes(), bytes);
+    EXPECT_EQ(plan.small_plan().storage(), small_storage);
+  }
+  const std::vector<T> in = lt::make_input<T>(n, 29);
+  lt::DeviceBuffer<T> a(n), b(n);
+  ASSERT_TRUE(a && b);
+  LOOKBACK_CUDA_OK(cudaMemcpy(a.get(), in.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+  ASSERT_EQ(plan.ExclusiveSum(a.get(), b.get(), n), cudaSuccess) << lookback::last_error_message();
+  std::vector<T> got(n);
+  LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), b.get(), n * sizeof(T), cudaMemcpyDeviceToHost));
+  EXPECT_TRUE(lt::equal_exactly(lt::reference_scan(in, Kind::Exclusive), got,
+                                lt::tile_items_for<lookback::DefaultConfig<T>, T>(n)));
+}
