@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "lookback/device_scan.cuh"
 
@@ -440,20 +441,15 @@ void expect_temp_overlap_refused() {
   std::size_t bytes = 0;
   ASSERT_EQ(DeviceScan::InclusiveSum<Cfg>(nullptr, bytes, fake<const T>(kIn), fake<T>(kOut), n),
             cudaSuccess);
-  const std::uintptr_t in_end = kIn + n * sizeof(T), out_end = kOut + n * sizeof(T);
-  for (const std::uintptr_t temp : {kIn, in_end - 16, kIn - bytes + 16}) {
-    EXPECT_EQ(DeviceScan::InclusiveSum<Cfg>(fake<void>(temp), bytes, fake<const T>(kIn),
-                                            fake<T>(kOut), n),
-              cudaErrorInvalidValue)
-        << std::hex << temp;
-    EXPECT_TRUE(mentions("d_temp_storage overlaps d_in")) << last_error_message();
-  }
-  for (const std::uintptr_t temp : {kOut, out_end - 16, kOut - bytes + 16}) {
-    EXPECT_EQ(DeviceScan::InclusiveSum<Cfg>(fake<void>(temp), bytes, fake<const T>(kIn),
-                                            fake<T>(kOut), n),
-              cudaErrorInvalidValue)
-        << std::hex << temp;
-    EXPECT_TRUE(mentions("d_temp_storage overlaps d_out")) << last_error_message();
+  for (const auto& [data, name] : {std::pair{kIn, "d_in"}, std::pair{kOut, "d_out"}}) {
+    const std::uintptr_t end = data + n * sizeof(T);
+    for (const std::uintptr_t temp : {data, end - 16, data - bytes + 16}) {
+      EXPECT_EQ(DeviceScan::InclusiveSum<Cfg>(fake<void>(temp), bytes, fake<const T>(kIn),
+                                              fake<T>(kOut), n),
+                cudaErrorInvalidValue)
+          << std::hex << temp;
+      EXPECT_TRUE(mentions(std::string("d_temp_storage overlaps ") + name)) << last_error_message();
+    }
   }
   // In place: one buffer, checked once.
   EXPECT_EQ(DeviceScan::InclusiveSum<Cfg>(fake<void>(kIn + 64), bytes, fake<const T>(kIn),
