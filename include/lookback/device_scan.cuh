@@ -345,13 +345,13 @@ class ScanPlan {
                   const Options& options) {
     if (cudaError_t e = detail::check_plan_call(initialised(), n, capacity_); e != cudaSuccess)
       return e;
+    if (cudaError_t e = detail::validate_watchdog(options.watchdog_rounds, options.check_errors);
+        e != cudaSuccess)
+      return e;
     int current = -1;
     if (cudaError_t e = cudaGetDevice(&current); e != cudaSuccess)
       return detail::fail_cuda(e, "ScanPlan call (current device)");
     if (cudaError_t e = detail::check_plan_device(device_, current); e != cudaSuccess) return e;
-    if (cudaError_t e = detail::validate_watchdog(options.watchdog_rounds, options.check_errors);
-        e != cudaSuccess)
-      return e;
     std::size_t bytes = bytes_;
     if (static_cast<const void*>(in) == static_cast<const void*>(out))
       return detail::scan_with_protocol<Config, kProtocolInPlace, kExclusive>(

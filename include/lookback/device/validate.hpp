@@ -59,12 +59,10 @@ inline cudaError_t validate(const ScanArguments& a) {
   const auto temp = reinterpret_cast<std::uintptr_t>(a.temp);
   if (a.temp != nullptr && ranges_overlap(temp, a.temp_bytes, in, bytes))
     return fail(cudaErrorInvalidValue,
-                "d_temp_storage overlaps d_in (temp storage must be a "
-                "buffer of its own)");
+                "d_temp_storage overlaps d_in (temp storage must be a buffer of its own)");
   if (a.temp != nullptr && ranges_overlap(temp, a.temp_bytes, out, bytes))
     return fail(cudaErrorInvalidValue,
-                "d_temp_storage overlaps d_out (temp storage must be a "
-                "buffer of its own)");
+                "d_temp_storage overlaps d_out (temp storage must be a buffer of its own)");
   if (a.temp_bytes < a.temp_needed)
     return fail(cudaErrorInvalidValue,
                 "temp storage too small: temp_storage_bytes = " + to_string(a.temp_bytes) +
