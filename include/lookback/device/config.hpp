@@ -351,17 +351,20 @@ using Instrumented =
 struct Options {
   // Every wait loop gives up after this many rounds (0: never) and the call
   // returns cudaErrorLaunchTimeout. Test and stress builds default to a bound.
+  // Needs check_errors: DeviceScan and ScanPlan refuse a bound without it
+  // (validate_watchdog), since only a checked call can report an expiry.
   std::uint32_t watchdog_rounds = LOOKBACK_DEFAULT_WATCHDOG_ROUNDS;
   // Synchronize the stream after the launch and read the kernels' error flag
   // (needed to report a watchdog expiry; makes the call blocking).
   bool check_errors = LOOKBACK_DEFAULT_WATCHDOG_ROUNDS != 0;
-  // Use 16-byte vector accesses when the pointers allow it (false: always
-  // the scalar path; for tests).
+  // Use 16-byte vector accesses when the pointers allow it (false: the
+  // scalar path, for tests; warp-lookback configurations have only the
+  // vector path and ignore it, one built without the scalar path refuses it).
   bool allow_vector = true;
-  // Instrumented configurations only: schedule perturbations (delays,
-  // stalled tiles, tile-id permutations, pre-stress; device/perturb.hpp),
-  // e.g. perturb.stall_ns / perturb.stall_every to force look-back waits
-  // and fallbacks.
+  // Instrumented configurations only (an error on others): schedule
+  // perturbations (delays, stalled tiles, tile-id permutations, pre-stress;
+  // device/perturb.hpp), e.g. perturb.stall_ns / perturb.stall_every to
+  // force look-back waits and fallbacks.
   device::Perturbation perturb{};
   // Instrumented configurations only: a zeroed buffer of at least one
   // TileStamps per tile (detail::tiles_for) that receives each tile's
