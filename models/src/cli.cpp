@@ -59,7 +59,7 @@ constexpr const char* kUsage =
     "  --blocks B            blocks per launch of a persistent variant, 1..tiles\n"
     "                        (default: half the tiles)\n"
     "  --first               stop at the first violation\n"
-    "  --max-graphs N        give up after N graphs (result marked incomplete)\n"
+    "  --max-graphs N        give up after N graphs (result marked incomplete; exit 3)\n"
     "  --jobs N              worker threads, 1..64 (default: the cores); the counts and\n"
     "                        verdicts do not depend on it\n"
     "  --json                machine-readable output on stdout\n"
@@ -67,7 +67,8 @@ constexpr const char* kUsage =
     "  --emit-promela FILE   write the instance as a Promela model for SPIN instead of checking\n"
     "                        it (interleavings only: sc; see models/SPIN.md)\n"
     "  --quiet               no progress lines on stderr\n"
-    "exit: 0 pass, 1 property violated (--all: a verdict differs from the expected), 2 usage\n";
+    "exit: 0 pass, 1 property violated (--all: a verdict differs from the expected), 2 usage,\n"
+    "      3 nothing violated but --max-graphs cut the search short (not a pass)\n";
 
 template <class E>
 E parse_enum(const std::string& flag, const std::string& v,
@@ -308,12 +309,13 @@ int check_one(const Options& o, std::ostream& out, std::ostream& err) {
       err << "lookback-check: no counterexample, so no --dot file written\n";
     }
   }
-  return r.violated().empty() ? kExitPass : kExitViolated;
+  if (!r.violated().empty()) return kExitViolated;
+  return r.complete() ? kExitPass : kExitIncomplete;
 }
 
 int check_all(const Options& o, std::ostream& out) {
   std::vector<CheckRun> runs;
-  bool all_ok = true;
+  bool all_ok = true, mismatch = false;
   if (!o.json) {
     out << std::left << std::setw(kNameColumn) << "variant" << std::setw(12) << "kind"
         << std::setw(20) << "expected" << std::setw(58) << "verdict" << std::right << std::setw(12)
@@ -324,12 +326,16 @@ int check_all(const Options& o, std::ostream& out) {
   for (const auto& v : kCatalogue) {
     CheckRun r = check_variant(v, o.settings);
     all_ok &= r.as_expected();
+    mismatch |= !r.as_expected() && !r.inconclusive();
     if (!o.json) {
       std::ostringstream t;
       t << std::fixed << std::setprecision(2) << r.seconds() << "s";
       out << std::left << std::setw(kNameColumn) << v.name << std::setw(12) << kind_name(v.kind)
           << std::setw(20) << (v.kind == Kind::Mutant ? to_string(v.expected) : "-")
-          << std::setw(58) << (verdict_text(r) + (r.as_expected() ? "" : "  <-- UNEXPECTED"))
+          << std::setw(58)
+          << (verdict_text(r) + (r.as_expected()    ? ""
+                                 : r.inconclusive() ? "  <-- INCOMPLETE"
+                                                    : "  <-- UNEXPECTED"))
           << std::right << std::setw(12) << r.executions() << std::setw(10) << r.graphs()
           << std::setw(9) << t.str() << std::setw(10) << std::fixed << std::setprecision(0)
           << per_second(r.executions(), r.seconds()) << "\n"
@@ -356,9 +362,13 @@ int check_all(const Options& o, std::ostream& out) {
     }
     out << "\n"
         << prod << " production variants, " << mut << " mutants, " << killed
-        << " killed as expected: " << (all_ok ? "ALL AS EXPECTED" : "MISMATCH") << "\n";
+        << " killed as expected: "
+        << (all_ok     ? "ALL AS EXPECTED"
+            : mismatch ? "MISMATCH"
+                       : "INCOMPLETE (--max-graphs)")
+        << "\n";
   }
-  return all_ok ? kExitPass : kExitViolated;
+  return all_ok ? kExitPass : mismatch ? kExitViolated : kExitIncomplete;
 }
 
 void list(std::ostream& out) {
@@ -429,6 +439,11 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     err << kUsage;
     return kExitUsage;
   } catch (const std::invalid_argument& e) {
+    err << "lookback-check: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    // Anything else from reading the input (a file system error while
+    // walking a suite, say): one line and the input-error code, no abort.
     err << "lookback-check: " << e.what() << "\n";
     return kExitUsage;
   }

@@ -72,10 +72,24 @@ int run_litmus_suite(const std::string& dir, bool json, std::ostream& out, std::
     err << "lookback-check: " << dir << " is not a directory\n";
     return kExitUsage;
   }
+  // Every file-system call with an error_code: a link loop or an unreadable
+  // folder is an input error (one line, exit 2), not an exception.
   std::vector<fs::path> files;
-  for (const auto& entry : fs::recursive_directory_iterator(dir, ec))
-    if (entry.is_regular_file() && entry.path().extension() == ".litmus")
-      files.push_back(entry.path());
+  fs::recursive_directory_iterator it(dir, ec);
+  for (const fs::recursive_directory_iterator end; !ec && it != end; it.increment(ec)) {
+    std::error_code entry_ec;
+    if (it->is_regular_file(entry_ec) && it->path().extension() == ".litmus")
+      files.push_back(it->path());
+    if (entry_ec) {
+      err << "lookback-check: cannot read " << it->path().string() << ": " << entry_ec.message()
+          << "\n";
+      return kExitUsage;
+    }
+  }
+  if (ec) {
+    err << "lookback-check: cannot read " << dir << ": " << ec.message() << "\n";
+    return kExitUsage;
+  }
   std::sort(files.begin(), files.end());
   if (files.empty()) {
     err << "lookback-check: no *.litmus files under " << dir << "\n";

@@ -30,8 +30,11 @@ const Violation* CheckRun::counterexample(Property p, const InstanceRun** where)
 
 bool CheckRun::as_expected() const {
   const auto v = violated();
-  if (variant.kind == Kind::Production) return v.empty();
+  if (variant.kind == Kind::Production) return v.empty() && complete();
   return std::find(v.begin(), v.end(), variant.expected) != v.end();
+}
+bool CheckRun::inconclusive() const {
+  return violated().empty() && !complete();
 }
 
 std::uint64_t CheckRun::executions() const {

@@ -67,6 +67,20 @@ TEST(Cli, ProductionVariantPassesWithExitZero) {
   EXPECT_NE(r.out.find(" graphs/s), "), std::string::npos) << r.out;
 }
 
+// A search cut short by --max-graphs with nothing violated is neither a
+// pass nor a kill: exit 3, marked in the verdict (and in --all's table).
+TEST(Cli, AnIncompleteSearchIsNotAPass) {
+  const CliRun r = cli({"--variant", "warp-lookback", "--tiles", "3", "--layout", "packed",
+                        "--launches", "1", "--max-graphs", "5", "--jobs", "1"});
+  EXPECT_EQ(r.code, 3) << r.out;
+  EXPECT_NE(r.out.find("verdict: pass (incomplete)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("INCOMPLETE: --max-graphs reached"), std::string::npos) << r.out;
+  // Nor does a mutant's search cut short exit 0 (killed in time: 1; not: 3).
+  const CliRun m = cli({"--mutant", "stop-at-aggregate", "--tiles", "3", "--layout", "packed",
+                        "--max-graphs", "5", "--jobs", "1"});
+  EXPECT_NE(m.code, 0) << m.out;
+}
+
 TEST(Cli, MutantPrintsACounterexampleAndExitsOne) {
   const CliRun r = cli({"--mutant", "stop-at-aggregate", "--tiles", "3", "--layout", "packed"});
   EXPECT_EQ(r.code, 1);

@@ -2,6 +2,7 @@
 // witnesses and exit codes (0 as expected, 1 mismatch, 2 malformed).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -115,6 +116,18 @@ TEST_F(LitmusCli, SuiteExitCodes) {
   EXPECT_NE(out_.str().find("c.litmus:2:1: no threads"), std::string::npos) << out_.str();
   EXPECT_EQ(run({"--json", "--litmus-suite", dir_.string()}), kExitUsage);
   EXPECT_NE(out_.str().find("\"all_as_expected\":false"), std::string::npos) << out_.str();
+}
+
+// A link that loops is read as an input error, one line, exit 2 (the
+// directory walk used to throw and abort).
+TEST_F(LitmusCli, SuiteWithAnUnreadableEntryIsAnInputError) {
+  write("a.litmus", std::string(kMpRelaxed) + "expect ptx allowed\n");
+  fs::create_symlink("loop.litmus", dir_ / "loop.litmus");
+  EXPECT_EQ(run({"--litmus-suite", dir_.string()}), kExitUsage);
+  const std::string err = err_.str();
+  EXPECT_EQ(err.rfind("lookback-check: cannot read ", 0), 0u) << err;
+  EXPECT_NE(err.find("loop.litmus"), std::string::npos) << err;
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
 }
 
 TEST_F(LitmusCli, SuiteNeedsFiles) {

@@ -44,8 +44,12 @@ struct CheckRun {
   std::vector<protocol::Property> violated() const;
   // The shortest counterexample for `p` over all runs (nullptr if none).
   const Violation* counterexample(protocol::Property p, const InstanceRun** where = nullptr) const;
-  // Production: nothing violated. Mutant: its expected property violated.
+  // Production: nothing violated in a complete search. Mutant: its expected
+  // property violated (a violation found is found, complete or not).
   bool as_expected() const;
+  // Nothing violated, but the search was cut short (--max-graphs): neither a
+  // pass nor a kill.
+  bool inconclusive() const;
   std::uint64_t executions() const;
   std::uint64_t graphs() const;
   double seconds() const;
