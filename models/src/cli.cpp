@@ -351,6 +351,17 @@ int check_all(const Options& o, std::ostream& out) {
     }
     out << "]}\n";
   } else {
+    // A verdict that differs from the expected one shows why: the shortest
+    // counterexample of its first violated property, so a CI log carries it.
+    for (const auto& r : runs) {
+      const auto violated = r.violated();
+      if (r.as_expected() || violated.empty()) continue;
+      const InstanceRun* where = nullptr;
+      const Violation* ce = r.counterexample(violated.front(), &where);
+      out << "\nUNEXPECTED " << r.variant.name << ": [" << to_string(violated.front()) << "] in "
+          << instance_text(*where) << "\n";
+      print_counterexample(out, where->system, *ce);
+    }
     int prod = 0, mut = 0, killed = 0;
     for (const auto& r : runs) {
       if (r.variant.kind == Kind::Production)

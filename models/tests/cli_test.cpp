@@ -81,6 +81,28 @@ TEST(Cli, AnIncompleteSearchIsNotAPass) {
   EXPECT_NE(m.code, 0) << m.out;
 }
 
+// --all's table alone does not say why a verdict is wrong: each UNEXPECTED
+// row with a violation is followed by a counterexample (here variants fail
+// termination under HSA progress at 2 tiles; a mutant that is not killed has
+// none to show).
+TEST(Cli, AllPrintsACounterexampleForEveryUnexpectedVerdict) {
+  const CliRun r =
+      cli({"--all", "--tiles", "2", "--launches", "1", "--layout", "split", "--progress", "hsa"});
+  EXPECT_EQ(r.code, 1);
+  std::size_t rows = 0, explained = 0;
+  std::istringstream table(r.out);
+  for (std::string line; std::getline(table, line);)
+    rows += line.find("FAIL: ") != std::string::npos &&
+            line.find("<-- UNEXPECTED") != std::string::npos;
+  for (std::size_t at = r.out.find("\nUNEXPECTED "); at != std::string::npos;
+       at = r.out.find("\nUNEXPECTED ", at + 1))
+    ++explained;
+  EXPECT_GT(rows, 0u) << r.out;
+  EXPECT_EQ(explained, rows) << r.out;
+  EXPECT_NE(r.out.find("UNEXPECTED warp-lookback: [termination] in "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("counterexample"), std::string::npos) << r.out;
+}
+
 TEST(Cli, MutantPrintsACounterexampleAndExitsOne) {
   const CliRun r = cli({"--mutant", "stop-at-aggregate", "--tiles", "3", "--layout", "packed"});
   EXPECT_EQ(r.code, 1);
