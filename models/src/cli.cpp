@@ -43,7 +43,8 @@ constexpr const char* kUsage =
     "                       --litmus FILE | --litmus-suite DIR) [options]\n"
     "  --tiles N             tiles per launch, 1..16                 (default 4; 3 for 2 "
     "launches;\n"
-    "                        persistent variants 6; 4 for 2 launches)\n"
+    "                        persistent variants 6, the persistent fallbacks 5; 4 for 2\n"
+    "                        launches; fallback mutants in place or split 3)\n"
     "  --window W            look-back window, 1..32                 (default 2)\n"
     "  --launches N          launches sharing temp storage, 1..2\n"
     "  --wrap-launch L       two launches, epoch reset: the launch whose epoch wraps, 0..1\n"
@@ -384,8 +385,10 @@ int check_all(const Options& o, std::ostream& out) {
 
 void list(std::ostream& out) {
   for (const auto& v : kCatalogue) {
+    // The widest expected verdict ("killed by no-torn-descriptor") fits with
+    // a space to spare.
     out << std::left << std::setw(kNameColumn) << v.name << std::setw(12) << kind_name(v.kind)
-        << std::setw(20)
+        << std::setw(30)
         << (v.kind == Kind::Production ? std::string("pass")
                                        : std::string("killed by ") + to_string(v.expected))
         << " " << v.summary << "\n";

@@ -53,8 +53,10 @@ TEST(Cli, ListShowsEveryVariantWithItsExpectedVerdict) {
   EXPECT_NE(r.out.find("warp-lookback"), std::string::npos);
   EXPECT_NE(r.out.find("killed by no-data-race"), std::string::npos);
   EXPECT_NE(r.out.find("killed by termination"), std::string::npos);
-  // The longest name still has a space before its kind column.
+  // The longest name still has a space before its kind column, the longest
+  // expected verdict before its summary.
   EXPECT_NE(r.out.find("fallback-inplace-fence-odd-tiles  mutant"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("killed by no-torn-descriptor  "), std::string::npos) << r.out;
 }
 
 TEST(Cli, ProductionVariantPassesWithExitZero) {
