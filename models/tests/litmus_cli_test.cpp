@@ -118,6 +118,26 @@ TEST_F(LitmusCli, SuiteExitCodes) {
   EXPECT_NE(out_.str().find("\"all_as_expected\":false"), std::string::npos) << out_.str();
 }
 
+// fence.sc orders are built per thread: sixteen fences in one thread are one
+// order under PTX (filtering all 16! permutations never finished), and four
+// threads of four fences, 63,063,000 orders, are refused up front.
+TEST_F(LitmusCli, ManyScFencesAreOrderedPerThread) {
+  std::string one = "litmus F16\nthread P0:\n";
+  for (int i = 0; i < 16; ++i)
+    one += "  fence.sc.gpu\n";
+  one += "  st.relaxed.gpu [x], 1\nexists (x == 1)\nexpect ptx allowed\n";
+  EXPECT_EQ(run({"--litmus", write("one.litmus", one)}), kExitPass) << out_.str() << err_.str();
+  std::string four = "litmus F4x4\n";
+  for (int t = 0; t < 4; ++t) {
+    four += "thread P" + std::to_string(t) + ":\n";
+    for (int i = 0; i < 4; ++i)
+      four += "  fence.sc.gpu\n";
+  }
+  four += "  st.relaxed.gpu [x], 1\nexists (x == 1)\n";
+  EXPECT_EQ(run({"--litmus", write("four.litmus", four)}), kExitUsage);
+  EXPECT_NE(err_.str().find("orders of the fence.sc events"), std::string::npos) << err_.str();
+}
+
 // A link that loops is read as an input error, one line, exit 2 (the
 // directory walk used to throw and abort).
 TEST_F(LitmusCli, SuiteWithAnUnreadableEntryIsAnInputError) {
