@@ -264,6 +264,15 @@ int emit_promela(const NamedVariant& v, const Options& o, std::ostream& out) {
   return kExitPass;
 }
 
+// "[property] in <instance>" and the shortest counterexample of `p` over r's
+// runs (p must be violated in one of them).
+void print_shortest_counterexample(std::ostream& out, const CheckRun& r, Property p) {
+  const InstanceRun* where = nullptr;
+  const Violation* ce = r.counterexample(p, &where);
+  out << "[" << to_string(p) << "] in " << instance_text(*where) << "\n";
+  print_counterexample(out, where->system, *ce);
+}
+
 int check_one(const Options& o, std::ostream& out, std::ostream& err) {
   const auto v = find_variant(o.target);
   if (!v) throw UsageError("unknown variant '" + o.target + "' (see --list)");
@@ -291,10 +300,8 @@ int check_one(const Options& o, std::ostream& out, std::ostream& err) {
     }
     out << "verdict: " << verdict_text(r) << "\n";
     for (Property p : r.violated()) {
-      const InstanceRun* where = nullptr;
-      const Violation* ce = r.counterexample(p, &where);
-      out << "\n[" << to_string(p) << "] in " << instance_text(*where) << "\n";
-      print_counterexample(out, where->system, *ce);
+      out << "\n";
+      print_shortest_counterexample(out, r, p);
     }
   }
   if (!o.dot.empty()) {
@@ -357,11 +364,8 @@ int check_all(const Options& o, std::ostream& out) {
     for (const auto& r : runs) {
       const auto violated = r.violated();
       if (r.as_expected() || violated.empty()) continue;
-      const InstanceRun* where = nullptr;
-      const Violation* ce = r.counterexample(violated.front(), &where);
-      out << "\nUNEXPECTED " << r.variant.name << ": [" << to_string(violated.front()) << "] in "
-          << instance_text(*where) << "\n";
-      print_counterexample(out, where->system, *ce);
+      out << "\nUNEXPECTED " << r.variant.name << ": ";
+      print_shortest_counterexample(out, r, violated.front());
     }
     int prod = 0, mut = 0, killed = 0;
     for (const auto& r : runs) {

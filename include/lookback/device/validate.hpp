@@ -51,7 +51,7 @@ inline cudaError_t validate(const ScanArguments& a) {
     return fail(cudaErrorMisalignedAddress,
                 "d_out is not aligned to alignof(T) = " + to_string(a.item_align));
   const auto bytes = static_cast<std::uintptr_t>(a.num_items) * a.item_bytes;
-  if (in != out && in < out + bytes && out < in + bytes)
+  if (in != out && ranges_overlap(in, bytes, out, bytes))
     return fail(cudaErrorInvalidValue,
                 "d_in and d_out overlap partially (an in-place scan needs d_in == d_out)");
   // The scan clears and writes its descriptors in temp storage while it
