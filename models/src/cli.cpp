@@ -1,8 +1,11 @@
 #include "lookback/model/cli.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <memory>
@@ -11,6 +14,8 @@
 #include <stdexcept>
 #include <string_view>
 #include <thread>
+
+#include <unistd.h>
 
 #include "lookback/json.hpp"
 #include "lookback/model/counterexample.hpp"
@@ -47,8 +52,9 @@ constexpr const char* kUsage =
     "                        launches; fallback mutants in place or split 3)\n"
     "  --window W            look-back window, 1..32                 (default 2)\n"
     "  --launches N          launches sharing temp storage, 1..2\n"
-    "  --wrap-launch L       two launches, epoch reset: the launch whose epoch wraps, 0..1\n"
-    "                        (default: both, in two runs, where the epoch has >= 2 bits)\n"
+    "  --wrap-launch L       in the runs of two launches under the epoch reset: the launch\n"
+    "                        whose epoch wraps, 0..1 (default: both, in two runs, where the\n"
+    "                        epoch has >= 2 bits); refused for a variant with no such run\n"
     "  --layout packed|split descriptor layout                       (default: the variant's; "
     "both\n"
     "                        for production variants)\n"
@@ -63,11 +69,12 @@ constexpr const char* kUsage =
     "  --max-graphs N        give up after N graphs (result marked incomplete; exit 3)\n"
     "  --jobs N              worker threads, 1..64 (default: the cores); the counts and\n"
     "                        verdicts do not depend on it\n"
-    "  --json                machine-readable output on stdout\n"
+    "  --json                machine-readable output on stdout (also for --list)\n"
     "  --dot FILE            write the counterexample's execution graph (Graphviz)\n"
     "  --emit-promela FILE   write the instance as a Promela model for SPIN instead of checking\n"
     "                        it (interleavings only: sc; see models/SPIN.md)\n"
     "  --quiet               no progress lines on stderr\n"
+    "An option the chosen command does not read is refused, as is an option given twice.\n"
     "exit: 0 pass, 1 property violated (--all: a verdict differs from the expected), 2 usage,\n"
     "      3 nothing violated but --max-graphs cut the search short (not a pass)\n";
 
@@ -93,13 +100,49 @@ int parse_int(const std::string& flag, const std::string& v, int lo, int hi) {
 
 struct Options {
   enum class Mode { None, List, All, Variant, Mutant, Litmus, LitmusSuite } mode = Mode::None;
+  std::string mode_flag;  // as given: --list, --all, ...
   std::string target;
+  std::vector<std::string> given;  // the other options, in order
   Settings settings;
   bool json = false;
   bool quiet = false;
   std::string dot;
   std::string promela;
 };
+
+// Whether the command `o` asks for reads option `flag`: anything else given
+// is refused rather than silently ignored.
+bool reads_option(const Options& o, const std::string& flag) {
+  using Mode = Options::Mode;
+  static const std::vector<std::string> checking = {
+      "--tiles",      "--window",  "--launches",    "--wrap-launch", "--layout",
+      "--progress",   "--tile-id", "--resident",    "--blocks",      "--first",
+      "--max-graphs", "--jobs",    "--memory-model"};
+  auto in = [&](std::initializer_list<const char*> flags) {
+    return std::find(flags.begin(), flags.end(), flag) != flags.end();
+  };
+  if (flag == "--quiet") return true;
+  const bool checks = std::find(checking.begin(), checking.end(), flag) != checking.end();
+  switch (o.mode) {
+    case Mode::List:
+    case Mode::LitmusSuite:
+      return flag == "--json";
+    case Mode::Litmus:
+      return in({"--json", "--memory-model"});
+    case Mode::All:
+      return checks || flag == "--json";
+    case Mode::Variant:
+    case Mode::Mutant:
+      // --emit-promela writes a model instead of checking: it reads the
+      // instance's bounds, not the search's options or outputs.
+      if (!o.promela.empty())
+        return flag == "--emit-promela" || (checks && !in({"--first", "--max-graphs", "--jobs"}));
+      return checks || in({"--json", "--dot"});
+    case Mode::None:
+      break;
+  }
+  return false;
+}
 
 // The default worker count: every core (the counts do not depend on it).
 int default_jobs() {
@@ -110,33 +153,45 @@ int default_jobs() {
 Options parse(const std::vector<std::string>& args) {
   Options o;
   o.settings.jobs = default_jobs();
-  auto set_mode = [&](Options::Mode m, std::string target = {}) {
+  auto set_mode = [&](Options::Mode m, const std::string& flag, std::string target = {}) {
     if (o.mode != Options::Mode::None)
       throw UsageError(
           "choose one of --list, --all, --variant, --mutant, --litmus, --litmus-suite");
     o.mode = m;
+    o.mode_flag = flag;
     o.target = std::move(target);
   };
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
+    // A value that is itself an option means the value was left out
+    // (`--dot --json` would write a file named --json).
     auto value = [&]() -> std::string {
       if (i + 1 >= args.size()) throw UsageError(a + " needs a value");
+      if (args[i + 1].rfind("--", 0) == 0)
+        throw UsageError(a + " needs a value, not the option '" + args[i + 1] + "'");
       return args[++i];
     };
+    const bool mode_flag = a == "--list" || a == "--all" || a == "--variant" || a == "--mutant" ||
+                           a == "--litmus" || a == "--litmus-suite";
+    if (a.rfind("--", 0) == 0 && a != "--help" && !mode_flag) {
+      if (std::find(o.given.begin(), o.given.end(), a) != o.given.end())
+        throw UsageError(a + " given twice");
+      o.given.push_back(a);
+    }
     if (a == "--help" || a == "-h")
       throw UsageError("");
     else if (a == "--list")
-      set_mode(Options::Mode::List);
+      set_mode(Options::Mode::List, a);
     else if (a == "--all")
-      set_mode(Options::Mode::All);
+      set_mode(Options::Mode::All, a);
     else if (a == "--variant")
-      set_mode(Options::Mode::Variant, value());
+      set_mode(Options::Mode::Variant, a, value());
     else if (a == "--mutant")
-      set_mode(Options::Mode::Mutant, value());
+      set_mode(Options::Mode::Mutant, a, value());
     else if (a == "--litmus")
-      set_mode(Options::Mode::Litmus, value());
+      set_mode(Options::Mode::Litmus, a, value());
     else if (a == "--litmus-suite")
-      set_mode(Options::Mode::LitmusSuite, value());
+      set_mode(Options::Mode::LitmusSuite, a, value());
     else if (a == "--tiles")
       o.settings.tiles = parse_int(a, value(), 1, 16);
     else if (a == "--window")
@@ -184,12 +239,47 @@ Options parse(const std::vector<std::string>& args) {
       throw UsageError("unknown option '" + a + "'");
   }
   if (o.mode == Options::Mode::None) throw UsageError("nothing to do");
-  if (!o.promela.empty() && o.mode != Options::Mode::Variant && o.mode != Options::Mode::Mutant)
-    throw UsageError("--emit-promela needs --variant or --mutant");
+  for (const std::string& flag : o.given)
+    if (!reads_option(o, flag))
+      throw UsageError(
+          flag + " does not apply to " +
+          (o.promela.empty() || flag == "--emit-promela" ? o.mode_flag : "--emit-promela"));
   if (!o.promela.empty() && o.settings.model.value_or(MemoryModel::Sc) != MemoryModel::Sc)
     throw UsageError("--emit-promela models interleavings only: use --memory-model sc or none");
   return o;
 }
+
+// Progress lines on stderr. A run (named by `what`) reports about once a
+// second; its first line comes a second in, then one a second for its first
+// ten seconds, then one every ten, so a long run's log stays readable.
+class ProgressLines {
+ public:
+  explicit ProgressLines(std::ostream& err) : err_(err) {}
+
+  template <class Counts>
+  void report(const std::string& what, const Counts& counts) {
+    const auto now = Clock::now();
+    if (what != what_) {  // a new run: its first report is about a second in
+      what_ = what;
+      start_ = now - std::chrono::seconds(1);
+      last_ = Clock::time_point{};
+    }
+    const auto running = now - start_;
+    const auto every =
+        running < std::chrono::seconds(10) ? std::chrono::seconds(1) : std::chrono::seconds(10);
+    if (now - last_ < every) return;
+    last_ = now;
+    err_ << "  ... " << what << ": " << counts() << " after "
+         << std::chrono::duration_cast<std::chrono::seconds>(running).count() << " s\n"
+         << std::flush;
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  std::ostream& err_;
+  std::string what_;
+  Clock::time_point start_, last_;
+};
 
 const char* kind_name(Kind k) {
   return k == Kind::Production ? "production" : "mutant";
@@ -264,6 +354,22 @@ int emit_promela(const NamedVariant& v, const Options& o, std::ostream& out) {
   return kExitPass;
 }
 
+// --dot's file must be writable before a check that may run for minutes,
+// not found unwritable after it.
+void check_writable(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec))
+    throw std::invalid_argument("cannot write " + path + ": a directory");
+  const fs::path parent = fs::path(path).parent_path();
+  const fs::path dir = parent.empty() ? fs::path(".") : parent;
+  if (!fs::is_directory(dir, ec))
+    throw std::invalid_argument("cannot write " + path + ": no directory " + dir.string());
+  const bool exists = fs::exists(path, ec);
+  if (::access(exists ? path.c_str() : dir.c_str(), W_OK) != 0)
+    throw std::invalid_argument("cannot write " + path + ": " + std::strerror(errno));
+}
+
 // "[property] in <instance>" and the shortest counterexample of `p` over r's
 // runs (p must be violated in one of them).
 void print_shortest_counterexample(std::ostream& out, const CheckRun& r, Property p) {
@@ -281,7 +387,9 @@ int check_one(const Options& o, std::ostream& out, std::ostream& err) {
   if (o.mode == Options::Mode::Mutant && v->kind != Kind::Mutant)
     throw UsageError("'" + o.target + "' is a production variant: use --variant");
   if (!o.promela.empty()) return emit_promela(*v, o, out);
-  const CheckRun r = check_variant(*v, o.settings);
+  auto runs = plan_variant(*v, o.settings);
+  if (!o.dot.empty()) check_writable(o.dot);
+  const CheckRun r = explore_variant(*v, std::move(runs), o.settings);
   if (o.json) {
     print_run_json(out, r);
     out << "\n";
@@ -311,8 +419,8 @@ int check_one(const Options& o, std::ostream& out, std::ostream& err) {
       const InstanceRun* where = nullptr;
       const Violation* ce = r.counterexample(p, &where);
       std::ofstream f(o.dot);
-      if (!f) throw UsageError("cannot write " + o.dot);
       write_dot(f, where->system, ce->graph, std::string(v->name) + ": " + to_string(p));
+      if (!f.flush()) throw std::invalid_argument("cannot write " + o.dot);
     } else {
       err << "lookback-check: no counterexample, so no --dot file written\n";
     }
@@ -322,6 +430,11 @@ int check_one(const Options& o, std::ostream& out, std::ostream& err) {
 }
 
 int check_all(const Options& o, std::ostream& out) {
+  // Every variant's runs are built (and the flags checked against each)
+  // before any is explored: a flag that does not suit one fails at once.
+  std::vector<std::vector<InstanceRun>> plans;
+  for (const auto& v : kCatalogue)
+    plans.push_back(plan_variant(v, o.settings));
   std::vector<CheckRun> runs;
   bool all_ok = true, mismatch = false;
   if (!o.json) {
@@ -331,8 +444,9 @@ int check_all(const Options& o, std::ostream& out) {
         << "exec/s"
         << "\n";
   }
-  for (const auto& v : kCatalogue) {
-    CheckRun r = check_variant(v, o.settings);
+  for (std::size_t k = 0; k < std::size(kCatalogue); ++k) {
+    const auto& v = kCatalogue[k];
+    CheckRun r = explore_variant(v, std::move(plans[k]), o.settings);
     all_ok &= r.as_expected();
     mismatch |= !r.as_expected() && !r.inconclusive();
     if (!o.json) {
@@ -387,7 +501,19 @@ int check_all(const Options& o, std::ostream& out) {
   return all_ok ? kExitPass : mismatch ? kExitViolated : kExitIncomplete;
 }
 
-void list(std::ostream& out) {
+void list(std::ostream& out, bool json) {
+  if (json) {
+    out << "{\"variants\":[";
+    for (std::size_t k = 0; k < std::size(kCatalogue); ++k) {
+      const auto& v = kCatalogue[k];
+      out << (k ? "," : "") << "{\"name\":" << json_string(v.name) << ",\"kind\":\""
+          << kind_name(v.kind) << "\",\"expected\":\""
+          << (v.kind == Kind::Production ? "pass" : to_string(v.expected))
+          << "\",\"summary\":" << json_string(v.summary) << "}";
+    }
+    out << "]}\n";
+    return;
+  }
   for (const auto& v : kCatalogue) {
     // The widest expected verdict ("killed by no-torn-descriptor") fits with
     // a space to spare.
@@ -404,34 +530,24 @@ void list(std::ostream& out) {
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   try {
     Options o = parse(args);
+    LitmusRunProgress litmus_progress;
     if (!o.quiet) {
-      // The explorer reports about once a second; a long run prints every
-      // second for its first ten, then every ten, so a log stays readable.
-      using Clock = std::chrono::steady_clock;
-      struct Progress {
-        std::string what;
-        Clock::time_point start, last;
+      auto lines = std::make_shared<ProgressLines>(err);
+      o.settings.on_progress = [lines](const std::string& what, std::uint64_t g, std::uint64_t e) {
+        lines->report(what, [&] {
+          return std::to_string(g) + " graphs, " + std::to_string(e) + " executions";
+        });
       };
-      auto state = std::make_shared<Progress>();
-      o.settings.on_progress = [&err, state](const std::string& what, std::uint64_t g,
-                                             std::uint64_t e) {
-        const auto now = Clock::now();
-        // The first report of a run comes about a second into it.
-        if (what != state->what)
-          *state = Progress{what, now - std::chrono::seconds(1), Clock::time_point{}};
-        const auto running = now - state->start;
-        const auto every =
-            running < std::chrono::seconds(10) ? std::chrono::seconds(1) : std::chrono::seconds(10);
-        if (now - state->last < every) return;
-        state->last = now;
-        err << "  ... " << what << ": " << g << " graphs, " << e << " executions after "
-            << std::chrono::duration_cast<std::chrono::seconds>(running).count() << " s\n"
-            << std::flush;
+      litmus_progress = [lines](const std::string& what, std::uint64_t checked,
+                                std::uint64_t total) {
+        lines->report(what, [&] {
+          return std::to_string(checked) + " of " + std::to_string(total) + " candidates";
+        });
       };
     }
     switch (o.mode) {
       case Options::Mode::List:
-        list(out);
+        list(out, o.json);
         return kExitPass;
       case Options::Mode::All:
         return check_all(o, out);
@@ -440,9 +556,9 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         return check_one(o, out, err);
       case Options::Mode::Litmus:
         return run_litmus_file(o.target, o.settings.model.value_or(MemoryModel::Ptx), o.json, out,
-                               err);
+                               err, litmus_progress);
       case Options::Mode::LitmusSuite:
-        return run_litmus_suite(o.target, o.json, out, err);
+        return run_litmus_suite(o.target, o.json, out, err, litmus_progress);
       case Options::Mode::None:
         break;
     }

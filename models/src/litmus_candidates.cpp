@@ -190,26 +190,72 @@ class LocationFilter {
   std::vector<std::uint64_t> po_loc_;
 };
 
+// The interleavings of `seqs` that keep each sequence in order, in
+// lexicographic order of the elements (every element is distinct). Their
+// number, a multinomial, times `factor` is checked against the cap before any
+// is built; `what` names them in the error.
+std::vector<std::vector<int>> interleavings(const std::vector<std::vector<int>>& seqs,
+                                            double factor, const std::string& what) {
+  double count = factor;
+  std::size_t placed = 0, total = 0;
+  for (const auto& seq : seqs) {
+    for (std::size_t k = 1; k <= seq.size(); ++k)
+      count = count * static_cast<double>(++placed) / static_cast<double>(k);
+    total += seq.size();
+  }
+  if (count > static_cast<double>(kMaxLitmusCandidates))
+    throw std::runtime_error("more than " + std::to_string(kMaxLitmusCandidates) + " " + what +
+                             ": make the test smaller");
+  std::vector<std::vector<int>> out;
+  std::vector<int> order;
+  std::vector<std::size_t> next(seqs.size(), 0);
+  // Depth first, the smallest next element first: lexicographic.
+  const auto extend = [&](const auto& self) -> void {
+    if (order.size() == total) {
+      out.push_back(order);
+      return;
+    }
+    std::vector<std::size_t> ready;
+    for (std::size_t t = 0; t < seqs.size(); ++t)
+      if (next[t] < seqs[t].size()) ready.push_back(t);
+    std::sort(ready.begin(), ready.end(),
+              [&](std::size_t a, std::size_t b) { return seqs[a][next[a]] < seqs[b][next[b]]; });
+    for (const std::size_t t : ready) {
+      order.push_back(seqs[t][next[t]++]);
+      self(self);
+      --next[t];
+      order.pop_back();
+    }
+  };
+  extend(extend);
+  return out;
+}
+
 std::vector<LocationChoice> location_choices(const Program& p, MemoryModel m, Loc l, bool prune) {
   const auto& writes = p.writes[l];
   const auto& reads = p.reads[l];
-  // Enumerating the location's choices at all must stay within reach.
-  double raw = 1;
-  for (std::size_t k = 2; k <= writes.size(); ++k)
-    raw *= static_cast<double>(k);
+  // Coherence orders: with the filter, only those that keep each thread's
+  // writes in program order (every model's coherence requires it, and the
+  // filter would drop the rest), so a thread's dozen writes to one location
+  // have one order, not 12!. Without it (tests of Derived alone), all of them.
+  std::vector<std::vector<int>> per_thread;
+  for (std::size_t k = 0; k < writes.size(); ++k) {
+    const int thread = p.refs[static_cast<std::size_t>(writes[k])].thread;
+    const bool same = prune && !per_thread.empty() &&
+                      p.refs[static_cast<std::size_t>(writes[k - 1])].thread == thread;
+    if (!same) per_thread.emplace_back();
+    per_thread.back().push_back(static_cast<int>(k));  // writes are in program order per thread
+  }
+  double sources = 1;  // each read: the initial value or one of the writes
   for (std::size_t k = 0; k < reads.size(); ++k)
-    raw *= static_cast<double>(writes.size() + 1);
-  if (raw > static_cast<double>(kMaxLitmusCandidates))
-    throw std::runtime_error("more than " + std::to_string(kMaxLitmusCandidates) +
-                             " reads-from and coherence choices for one location: make the "
-                             "test smaller");
+    sources *= static_cast<double>(writes.size() + 1);
+  const auto co_orders =
+      interleavings(per_thread, sources, "reads-from and coherence choices for one location");
   const LocationFilter filter(p, m, l);
   std::vector<LocationChoice> out;
   LocationChoice c;
-  c.co.resize(writes.size());
-  for (std::size_t k = 0; k < writes.size(); ++k)
-    c.co[k] = static_cast<int>(k);
-  do {
+  for (const auto& co : co_orders) {
+    c.co = co;
     // Odometer over the reads' sources: -1 (init), then each write.
     c.rf.assign(reads.size(), -1);
     for (;;) {
@@ -222,15 +268,15 @@ std::vector<LocationChoice> location_choices(const Program& p, MemoryModel m, Lo
         c.rf[k++] = -1;
       if (k == reads.size()) break;
     }
-  } while (std::next_permutation(c.co.begin(), c.co.end()));
+  }
   return out;
 }
 
 // Orders of the fence.sc events (ids into Program) that keep each thread's
 // fences in program order, in lexicographic order of the ids. RC11 and SC
-// need only one. Built as interleavings of the threads' fence sequences
-// (their count, a multinomial, is checked against the cap first), not by
-// filtering all k! permutations: a dozen fences in one thread have one order.
+// need only one. Built as interleavings of the threads' fence sequences, not
+// by filtering all k! permutations: a dozen fences in one thread have one
+// order.
 std::vector<std::vector<int>> sc_orders(const Program& p, MemoryModel m) {
   std::vector<int> fences;
   for (int id = 0; id < static_cast<int>(p.events.size()); ++id)
@@ -245,43 +291,11 @@ std::vector<std::vector<int>> sc_orders(const Program& p, MemoryModel m) {
       per_thread.resize(static_cast<std::size_t>(r.thread) + 1);
     per_thread[static_cast<std::size_t>(r.thread)].push_back(id);
   }
-  double count = 1;
-  std::size_t placed = 0;
-  for (auto& seq : per_thread) {
+  for (auto& seq : per_thread)
     std::sort(seq.begin(), seq.end(), [&](int a, int b) {
       return p.refs[static_cast<std::size_t>(a)].index < p.refs[static_cast<std::size_t>(b)].index;
     });
-    for (std::size_t k = 1; k <= seq.size(); ++k)
-      count = count * static_cast<double>(++placed) / static_cast<double>(k);
-  }
-  if (count > static_cast<double>(kMaxLitmusCandidates))
-    throw std::runtime_error("more than " + std::to_string(kMaxLitmusCandidates) +
-                             " orders of the fence.sc events: make the test smaller");
-  std::vector<std::vector<int>> out;
-  std::vector<int> order;
-  std::vector<std::size_t> next(per_thread.size(), 0);
-  // Depth first, the smallest next id first: lexicographic, as the
-  // permutations were.
-  const auto extend = [&](const auto& self) -> void {
-    if (order.size() == fences.size()) {
-      out.push_back(order);
-      return;
-    }
-    std::vector<std::size_t> ready;
-    for (std::size_t t = 0; t < per_thread.size(); ++t)
-      if (next[t] < per_thread[t].size()) ready.push_back(t);
-    std::sort(ready.begin(), ready.end(), [&](std::size_t a, std::size_t b) {
-      return per_thread[a][next[a]] < per_thread[b][next[b]];
-    });
-    for (const std::size_t t : ready) {
-      order.push_back(per_thread[t][next[t]++]);
-      self(self);
-      --next[t];
-      order.pop_back();
-    }
-  };
-  extend(extend);
-  return out;
+  return interleavings(per_thread, 1, "orders of the fence.sc events");
 }
 
 // An order of adding the events to a graph: program order per thread, and
@@ -320,7 +334,8 @@ std::vector<int> addition_order(const Program& p, const std::vector<int>& sc) {
 }  // namespace
 
 void for_each_candidate(const LitmusTest& test, MemoryModel model,
-                        const std::function<void(const ExecutionGraph&)>& visit, bool prune) {
+                        const std::function<void(const ExecutionGraph&)>& visit, bool prune,
+                        const std::function<void(std::uint64_t total)>& on_total) {
   const Program p = program_of(test);
   const int locations = test.locations();
   std::vector<std::vector<LocationChoice>> choices;
@@ -335,6 +350,7 @@ void for_each_candidate(const LitmusTest& test, MemoryModel model,
       throw std::runtime_error("more than " + std::to_string(kMaxLitmusCandidates) +
                                " candidate executions: make the test smaller");
   }
+  if (on_total) on_total(total);
   if (total == 0) return;
 
   std::vector<ThreadInfo> threads;

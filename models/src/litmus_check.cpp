@@ -92,14 +92,25 @@ Outcome evaluate(const LitmusTest& test, ExecutionGraph& g) {
   return Evaluator(test, g).run();
 }
 
-LitmusResult check_litmus(const LitmusTest& test, MemoryModel model, bool prune) {
+LitmusResult check_litmus(const LitmusTest& test, MemoryModel model, bool prune,
+                          const LitmusProgress& on_progress) {
   const auto start = std::chrono::steady_clock::now();
   LitmusResult r;
   r.model = model;
+  std::uint64_t total = 0;
+  auto last_report = start;
   for_each_candidate(
       test, model,
       [&](const ExecutionGraph& candidate) {
         ++r.candidates;
+        // About once a second (the clock is read every 4096 candidates).
+        if (on_progress && r.candidates % 4096 == 0) {
+          const auto now = std::chrono::steady_clock::now();
+          if (now - last_report >= std::chrono::seconds(1)) {
+            last_report = now;
+            on_progress(r.candidates, total);
+          }
+        }
         if (!Derived(candidate, model).check(/*thin_air=*/true).consistent) return;
         ++r.consistent;
         ExecutionGraph g = candidate;
@@ -110,7 +121,7 @@ LitmusResult check_litmus(const LitmusTest& test, MemoryModel model, bool prune)
         }
         r.outcomes.insert(std::move(o));
       },
-      prune);
+      prune, [&](std::uint64_t n) { total = n; });
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }

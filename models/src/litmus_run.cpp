@@ -8,6 +8,7 @@
 
 #include "lookback/model/cli.hpp"
 #include "lookback/model/litmus.hpp"
+#include "lookback/model/litmus_check.hpp"
 #include "lookback/model/litmus_parse.hpp"
 #include "lookback/model/litmus_report.hpp"
 
@@ -19,6 +20,11 @@ constexpr MemoryModel kModels[] = {MemoryModel::Ptx, MemoryModel::Rc11, MemoryMo
 
 // Reads and parses one file; on failure writes the one error line to `error`.
 std::optional<LitmusTest> load(const std::string& path, std::string& error) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    error = path + ": is a directory (--litmus-suite checks one)";
+    return std::nullopt;
+  }
   std::ifstream f(path, std::ios::binary);
   if (!f) {
     error = path + ": cannot read the file";
@@ -34,6 +40,16 @@ std::optional<LitmusTest> load(const std::string& path, std::string& error) {
   }
 }
 
+// check_litmus with `progress` told which test and model it hears about.
+LitmusResult check(const LitmusTest& test, MemoryModel model, const LitmusRunProgress& progress) {
+  LitmusProgress on_progress;
+  if (progress)
+    on_progress = [&](std::uint64_t checked, std::uint64_t total) {
+      progress("litmus " + test.name + " under " + to_string(model), checked, total);
+    };
+  return check_litmus(test, model, /*prune=*/true, on_progress);
+}
+
 std::optional<bool> expectation(const LitmusTest& t, MemoryModel m) {
   const auto it = t.expect.find(m);
   if (it == t.expect.end()) return std::nullopt;
@@ -43,7 +59,7 @@ std::optional<bool> expectation(const LitmusTest& t, MemoryModel m) {
 }  // namespace
 
 int run_litmus_file(const std::string& path, MemoryModel model, bool json, std::ostream& out,
-                    std::ostream& err) {
+                    std::ostream& err, const LitmusRunProgress& progress) {
   std::string error;
   const auto test = load(path, error);
   if (!test) {
@@ -52,7 +68,7 @@ int run_litmus_file(const std::string& path, MemoryModel model, bool json, std::
   }
   LitmusResult r;
   try {
-    r = check_litmus(*test, model);
+    r = check(*test, model, progress);
   } catch (const std::runtime_error& e) {
     err << path << ": " << e.what() << "\n";
     return kExitUsage;
@@ -65,7 +81,8 @@ int run_litmus_file(const std::string& path, MemoryModel model, bool json, std::
   return !expected || *expected == r.target_allowed ? kExitPass : kExitViolated;
 }
 
-int run_litmus_suite(const std::string& dir, bool json, std::ostream& out, std::ostream& err) {
+int run_litmus_suite(const std::string& dir, bool json, std::ostream& out, std::ostream& err,
+                     const LitmusRunProgress& progress) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
@@ -127,7 +144,7 @@ int run_litmus_suite(const std::string& dir, bool json, std::ostream& out, std::
       }
       LitmusResult r;
       try {
-        r = check_litmus(*test, m);
+        r = check(*test, m, progress);
       } catch (const std::runtime_error& e) {
         ++malformed;
         error = file.string() + ": " + e.what();

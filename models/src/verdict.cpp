@@ -1,6 +1,8 @@
 #include "lookback/model/verdict.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace lookback::model {
 
@@ -67,8 +69,21 @@ int default_tiles(const Protocol& p, Kind kind, Layout layout, int launches) {
   return kDefaultTiles;
 }
 
-CheckRun check_variant(const NamedVariant& v, const Settings& s) {
-  CheckRun out{v, {}};
+namespace {
+
+// "name (split, 2 launches, launch 1 wraps)": names a run in progress lines
+// and in errors about its instance.
+std::string run_label(const NamedVariant& v, const Protocol& p, const Instance& inst) {
+  std::string s = std::string(v.name) + " (" + to_string(inst.layout) + ", " +
+                  std::to_string(inst.launches) + " launch" + (inst.launches > 1 ? "es" : "");
+  if (inst.launches > 1 && p.reset == Reset::Epoch)
+    s += ", launch " + std::to_string(inst.wrap_launch) + " wraps";
+  return s + ")";
+}
+
+}  // namespace
+
+std::vector<InstanceRun> plan_variant(const NamedVariant& v, const Settings& s) {
   Protocol p = v.protocol;
   if (s.tile_id) p.tile_id = *s.tile_id;
 
@@ -94,11 +109,16 @@ CheckRun check_variant(const NamedVariant& v, const Settings& s) {
     launch_counts = {1};
 
   // Two launches under the epoch reset: each launch wraps in one run, so
-  // both hand-overs are read by a later launch.
+  // both hand-overs are read by a later launch. --wrap-launch picks one for
+  // those runs only; it must have one to pick for.
+  bool wrap_chosen = false;
   auto wrap_launches_of = [&](int launches) -> std::vector<int> {
-    if (s.wrap_launch) return {*s.wrap_launch};
-    return wrap_launches(p, launches);
+    if (!s.wrap_launch || launches != 2 || p.reset != Reset::Epoch)
+      return wrap_launches(p, launches);
+    wrap_chosen = true;
+    return {*s.wrap_launch};
   };
+  std::vector<InstanceRun> runs;
   for (Layout layout : layouts) {
     for (int launches : launch_counts) {
       for (int wrap_launch : wrap_launches_of(launches)) {
@@ -113,30 +133,45 @@ CheckRun check_variant(const NamedVariant& v, const Settings& s) {
         run.protocol = p;
         run.model = s.model.value_or(MemoryModel::Ptx);
         run.progress = s.progress.value_or(v.claims);
-        run.system = build_protocol_system(p, run.instance);
-        ExploreOptions opt;
-        opt.model = run.model;
-        opt.progress = run.progress;
-        opt.stop_at_first = s.stop_at_first;
-        // Variants that claim termination without any fairness must also be
-        // wait-free: no wait of theirs may depend on another block.
-        opt.check_wait_free = v.claims == Progress::Unfair;
-        opt.max_graphs = s.max_graphs;
-        opt.jobs = s.jobs;
-        if (s.on_progress) {
-          const std::string what = std::string(v.name) + " (" + to_string(layout) + ", " +
-                                   std::to_string(launches) + " launch" +
-                                   (launches > 1 ? "es" : "") + ")";
-          opt.on_progress = [&s, what](std::uint64_t g, std::uint64_t e) {
-            s.on_progress(what, g, e);
-          };
+        try {
+          run.system = build_protocol_system(p, run.instance);
+        } catch (const std::invalid_argument& e) {
+          throw std::invalid_argument(run_label(v, p, run.instance) + ": " + e.what());
         }
-        run.result = explore(run.system, opt);
-        out.runs.push_back(std::move(run));
+        runs.push_back(std::move(run));
       }
     }
   }
+  if (s.wrap_launch && !wrap_chosen)
+    throw std::invalid_argument(std::string(v.name) +
+                                ": --wrap-launch needs a run of two launches under the epoch "
+                                "reset, and this variant has none (see --launches)");
+  return runs;
+}
+
+CheckRun explore_variant(const NamedVariant& v, std::vector<InstanceRun> runs, const Settings& s) {
+  CheckRun out{v, std::move(runs)};
+  for (InstanceRun& run : out.runs) {
+    ExploreOptions opt;
+    opt.model = run.model;
+    opt.progress = run.progress;
+    opt.stop_at_first = s.stop_at_first;
+    // Variants that claim termination without any fairness must also be
+    // wait-free: no wait of theirs may depend on another block.
+    opt.check_wait_free = v.claims == Progress::Unfair;
+    opt.max_graphs = s.max_graphs;
+    opt.jobs = s.jobs;
+    if (s.on_progress) {
+      opt.on_progress = [&s, what = run_label(v, run.protocol, run.instance)](
+                            std::uint64_t g, std::uint64_t e) { s.on_progress(what, g, e); };
+    }
+    run.result = explore(run.system, opt);
+  }
   return out;
+}
+
+CheckRun check_variant(const NamedVariant& v, const Settings& s) {
+  return explore_variant(v, plan_variant(v, s), s);
 }
 
 }  // namespace lookback::model

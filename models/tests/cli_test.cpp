@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -137,6 +138,116 @@ TEST(Cli, DotFileHoldsTheCounterexampleGraph) {
   EXPECT_EQ(text.str().rfind("digraph execution", 0), 0u);
   EXPECT_NE(text.str().find("label=rf"), std::string::npos);
   EXPECT_NE(text.str().find("monotone-status"), std::string::npos);
+}
+
+// Options the chosen command does not read are refused, not ignored; so are
+// repeats and an option where a value belongs. Nothing runs.
+TEST(Cli, OptionsTheCommandDoesNotReadAreRefused) {
+  const std::string variant = "warp-lookback";
+  struct Refused {
+    std::vector<std::string> args;
+    std::string option;
+  };
+  for (const auto& [args, option] : std::vector<Refused>{
+           {{"--list", "--tiles", "3"}, "--tiles"},
+           {{"--all", "--dot", "x.dot"}, "--dot"},
+           {{"--all", "--emit-promela", "x.pml"}, "--emit-promela"},
+           {{"--litmus", "f.litmus", "--tiles", "3"}, "--tiles"},
+           {{"--litmus", "f.litmus", "--dot", "x.dot"}, "--dot"},
+           {{"--litmus-suite", "dir", "--memory-model", "sc"}, "--memory-model"},
+           {{"--litmus-suite", "dir", "--jobs", "2"}, "--jobs"},
+           {{"--variant", variant, "--emit-promela", "x.pml", "--json"}, "--json"},
+           {{"--variant", variant, "--emit-promela", "x.pml", "--max-graphs", "9"}, "--max-graphs"},
+           {{"--variant", variant, "--emit-promela", "x.pml", "--first"}, "--first"}}) {
+    const CliRun r = cli(args);
+    EXPECT_EQ(r.code, 2) << args[0] << " " << option;
+    EXPECT_EQ(r.err.rfind("lookback-check: " + option + " does not apply to --", 0), 0u) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+  const CliRun twice = cli({"--variant", variant, "--tiles", "3", "--tiles", "4"});
+  EXPECT_EQ(twice.code, 2);
+  EXPECT_NE(twice.err.find("--tiles given twice"), std::string::npos) << twice.err;
+  // `--dot --json` would have written a file named --json.
+  const CliRun flag_as_value = cli({"--variant", variant, "--dot", "--json"});
+  EXPECT_EQ(flag_as_value.code, 2);
+  EXPECT_NE(flag_as_value.err.find("--dot needs a value, not the option '--json'"),
+            std::string::npos)
+      << flag_as_value.err;
+  EXPECT_TRUE(flag_as_value.out.empty());
+}
+
+// Every run's instance is built before any is explored: a flag that does not
+// suit one run fails at once (no table, no partial output) and names it.
+TEST(Cli, AFlagThatDoesNotSuitARunFailsBeforeAnythingRuns) {
+  const CliRun all = cli({"--all", "--layout", "packed"});
+  EXPECT_EQ(all.code, 2);
+  EXPECT_TRUE(all.out.empty()) << all.out;
+  EXPECT_NE(all.err.find("split-value-overwritten (packed, 1 launch): "), std::string::npos)
+      << all.err;
+  // pipelined's one-launch run takes 5 blocks (6 tiles); its two-launch run
+  // has 4 tiles and cannot.
+  const CliRun blocks = cli({"--variant", "pipelined", "--blocks", "5"});
+  EXPECT_EQ(blocks.code, 2);
+  EXPECT_TRUE(blocks.out.empty()) << blocks.out;
+  EXPECT_NE(blocks.err.find("pipelined (packed, 2 launches, launch 0 wraps): --blocks"),
+            std::string::npos)
+      << blocks.err;
+}
+
+// --wrap-launch picks the wrapping launch of the two-launch runs under the
+// epoch reset and leaves the one-launch runs alone; a variant with no such run
+// refuses it.
+TEST(Cli, WrapLaunchAppliesToTheTwoLaunchEpochRuns) {
+  const CliRun r = cli(
+      {"--variant", "warp-lookback", "--tiles", "3", "--layout", "packed", "--wrap-launch", "1"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("1 launch, ptx"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("2 launches, ptx, progress obe, launch 1 wraps"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("launch 0 wraps"), std::string::npos) << r.out;
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"--variant", "warp-lookback", "--launches", "1", "--wrap-launch", "0"},
+           {"--mutant", "stop-at-aggregate", "--wrap-launch", "0"}}) {
+    const CliRun refused = cli(args);
+    EXPECT_EQ(refused.code, 2) << args[1];
+    EXPECT_NE(refused.err.find(args[1] + ": --wrap-launch needs a run of two launches"),
+              std::string::npos)
+        << refused.err;
+  }
+}
+
+TEST(Cli, ListAsJsonNamesEveryVariant) {
+  const CliRun text = cli({"--list"});
+  const CliRun json = cli({"--list", "--json"});
+  EXPECT_EQ(json.code, 0);
+  EXPECT_EQ(json.out.rfind("{\"variants\":[{\"name\":\"warp-lookback\",\"kind\":\"production\","
+                           "\"expected\":\"pass\",\"summary\":",
+                           0),
+            0u)
+      << json.out;
+  EXPECT_NE(json.out.find("{\"name\":\"stop-at-aggregate\",\"kind\":\"mutant\",\"expected\":"
+                          "\"correct-prefix\""),
+            std::string::npos)
+      << json.out;
+  auto count = [](const std::string& s, const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = s.find(what); at != std::string::npos; at = s.find(what, at + 1))
+      ++n;
+    return n;
+  };
+  EXPECT_EQ(count(json.out, "{\"name\":"), count(text.out, "\n"));
+}
+
+// An unwritable --dot path is found before the search, not after it.
+TEST(Cli, DotPathIsCheckedBeforeTheSearch) {
+  const std::string dir = ::testing::TempDir();
+  for (const std::string& path : {dir + "/no-such-folder/x.dot", dir}) {
+    const CliRun r = cli({"--mutant", "fallback-plain-store", "--tiles", "3", "--dot", path});
+    EXPECT_EQ(r.code, 2) << path;
+    EXPECT_EQ(r.err.rfind("lookback-check: cannot write " + path, 0), 0u) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
 }
 
 TEST(Cli, SameInputSameOutput) {

@@ -27,7 +27,10 @@ Settings settings_for(const PromelaSpec& spec) {
   s.launches = spec.instance.launches;
   s.layout = spec.instance.layout;
   if (spec.instance.resident > 0) s.resident = spec.instance.resident;
-  s.wrap_launch = spec.instance.wrap_launch;
+  // check_variant takes --wrap-launch only where there is a choice: two
+  // launches under the epoch reset (elsewhere it is 0, the only run).
+  if (spec.instance.launches == 2 && spec.protocol.reset == protocol::Reset::Epoch)
+    s.wrap_launch = spec.instance.wrap_launch;
   s.model = MemoryModel::Sc;
   s.progress = spec.progress;
   s.tile_id = spec.protocol.tile_id;

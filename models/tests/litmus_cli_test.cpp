@@ -150,6 +150,47 @@ TEST_F(LitmusCli, SuiteWithAnUnreadableEntryIsAnInputError) {
   EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
 }
 
+TEST_F(LitmusCli, ADirectoryIsNotALitmusFile) {
+  EXPECT_EQ(run({"--litmus", dir_.string()}), kExitUsage);
+  EXPECT_NE(err_.str().find("is a directory"), std::string::npos) << err_.str();
+}
+
+// Coherence keeps a thread's writes to a location in program order, so only
+// those orders are built: a dozen writes of one thread are one candidate (12!
+// orders were refused), and the bound counts interleavings, not permutations.
+TEST_F(LitmusCli, WritesOfOneThreadHaveOneCoherenceOrder) {
+  std::string one = "litmus W12\nthread P0:\n";
+  for (int i = 1; i <= 12; ++i)
+    one += "  st.relaxed.gpu [x], " + std::to_string(i) + "\n";
+  one += "exists (x == 12)\nexpect ptx allowed\n";
+  EXPECT_EQ(run({"--litmus", write("w12.litmus", one)}), kExitPass) << err_.str();
+  EXPECT_NE(out_.str().find("1 candidate executions"), std::string::npos) << out_.str();
+  // Three writers of three writes and two readers of two reads: 9!/(3!3!3!)
+  // coherence orders times 10^4 sources, over the cap.
+  std::string big = "litmus W3x3R2x2\n";
+  for (int t = 0; t < 3; ++t) {
+    big += "thread W" + std::to_string(t) + ":\n";
+    for (int i = 0; i < 3; ++i)
+      big += "  st.relaxed.gpu [x], " + std::to_string(10 * t + i + 1) + "\n";
+  }
+  for (int t = 0; t < 2; ++t)
+    big += "thread R" + std::to_string(t) +
+           ":\n  r0 = ld.relaxed.gpu [x]\n"
+           "  r1 = ld.relaxed.gpu [x]\n";
+  big += "exists (R0:r0 == 1)\n";
+  EXPECT_EQ(run({"--litmus", write("big.litmus", big)}), kExitUsage);
+  EXPECT_NE(err_.str().find("more than 4000000 reads-from and coherence choices"),
+            std::string::npos)
+      << err_.str();
+}
+
+TEST_F(LitmusCli, CheckingOptionsDoNotApply) {
+  const std::string f = write("mp.litmus", std::string(kMpRelaxed) + "expect ptx allowed\n");
+  EXPECT_EQ(run({"--litmus", f, "--tiles", "3"}), kExitUsage);
+  EXPECT_NE(err_.str().find("--tiles does not apply to --litmus"), std::string::npos) << err_.str();
+  EXPECT_TRUE(out_.str().empty()) << out_.str();
+}
+
 TEST_F(LitmusCli, SuiteNeedsFiles) {
   EXPECT_EQ(run({"--litmus-suite", dir_.string()}), kExitUsage);
   EXPECT_NE(err_.str().find("no *.litmus files"), std::string::npos) << err_.str();

@@ -4,6 +4,8 @@
 // documented in models/litmus/FORMAT.md.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <ostream>
 #include <set>
 #include <string>
@@ -17,12 +19,17 @@ namespace lookback::model {
 // outcome is allowed, with a witness execution when it is. Exit codes as
 // lookback-check: 0 when the verdict matches the file's `expect` line for
 // the model (or it has none), 1 when it does not, 2 on a malformed file.
+// `progress` (if given) hears how far a check is: "litmus NAME under MODEL",
+// candidates checked, candidates in all.
+using LitmusRunProgress =
+    std::function<void(const std::string& what, std::uint64_t checked, std::uint64_t total)>;
 int run_litmus_file(const std::string& path, MemoryModel model, bool json, std::ostream& out,
-                    std::ostream& err);
+                    std::ostream& err, const LitmusRunProgress& progress = {});
 // Checks every *.litmus file under `dir` against each `expect` line it has;
 // prints a table. 0 iff every verdict matches, 1 on a mismatch, 2 when a
 // file is malformed or there is nothing to check.
-int run_litmus_suite(const std::string& dir, bool json, std::ostream& out, std::ostream& err);
+int run_litmus_suite(const std::string& dir, bool json, std::ostream& out, std::ostream& err,
+                     const LitmusRunProgress& progress = {});
 
 // Every final state some consistent execution of the test reaches.
 std::set<Outcome> allowed_outcomes(const LitmusTest& test, MemoryModel model);

@@ -28,17 +28,20 @@
 
 namespace lookback::model {
 
-// Refuse tests whose candidate count is beyond reach.
-inline constexpr std::uint64_t kMaxLitmusCandidates = 50'000'000;
+// Refuse tests whose candidate count is beyond reach: candidates are checked
+// at roughly 60,000 a second (a 13-event test on one core), so the largest
+// test allowed takes about a minute, not hours.
+inline constexpr std::uint64_t kMaxLitmusCandidates = 4'000'000;
 
 // The events of thread `t`, in program order, rf and values unset.
 std::vector<Event> litmus_events(const LitmusTest& test, int t);
 
-// Calls `visit` once per candidate (rf set, values not computed). Throws
-// std::runtime_error when there would be more than kMaxLitmusCandidates.
-// `prune = false` skips the per-location filter (tests use it to check
-// Derived alone).
+// Calls `visit` once per candidate (rf set, values not computed), after
+// `on_total` (if given) with their number. Throws std::runtime_error when
+// there would be more than kMaxLitmusCandidates. `prune = false` skips the
+// per-location filter (tests use it to check Derived alone).
 void for_each_candidate(const LitmusTest& test, MemoryModel model,
-                        const std::function<void(const ExecutionGraph&)>& visit, bool prune = true);
+                        const std::function<void(const ExecutionGraph&)>& visit, bool prune = true,
+                        const std::function<void(std::uint64_t total)>& on_total = {});
 
 }  // namespace lookback::model

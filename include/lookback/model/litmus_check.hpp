@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <set>
 
@@ -28,8 +29,12 @@ struct LitmusResult {
   double seconds = 0;
 };
 
+// Called about once a second with how many candidates are checked of how many.
+using LitmusProgress = std::function<void(std::uint64_t checked, std::uint64_t total)>;
+
 // `prune = false` gives every candidate to Derived (see for_each_candidate).
-LitmusResult check_litmus(const LitmusTest& test, MemoryModel model, bool prune = true);
+LitmusResult check_litmus(const LitmusTest& test, MemoryModel model, bool prune = true,
+                          const LitmusProgress& on_progress = {});
 
 // Computes every read's and write's value of a candidate from its
 // reads-from choices, and returns the final state. Values flow along rf and

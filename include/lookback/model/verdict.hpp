@@ -3,6 +3,8 @@
 // property it was built to violate is among those violated).
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,7 +17,9 @@ namespace lookback::model {
 
 struct Settings {
   std::optional<int> tiles, window, launches, resident, blocks;
-  std::optional<int> wrap_launch;  // Instance::wrap_launch; default: both where allowed
+  // Instance::wrap_launch of the two-launch runs under the epoch reset;
+  // default: both, one run each, where the epoch has >= 2 bits.
+  std::optional<int> wrap_launch;
   std::optional<protocol::Layout> layout;
   std::optional<MemoryModel> model;
   std::optional<protocol::Progress> progress;
@@ -88,6 +92,15 @@ inline constexpr int kDefaultPersistentFallbackTiles = 5;
 int default_tiles(const protocol::Protocol& p, protocol::Kind kind, protocol::Layout layout,
                   int launches);
 
+// The runs check_variant explores for `v` under `s`, each instance's system
+// built but not explored. Every instance is checked here, so a flag that does
+// not suit one of them fails before anything runs: std::invalid_argument
+// naming the variant and the run.
+std::vector<InstanceRun> plan_variant(const protocol::NamedVariant& v, const Settings& s);
+// Explores runs planned by plan_variant.
+CheckRun explore_variant(const protocol::NamedVariant& v, std::vector<InstanceRun> runs,
+                         const Settings& s);
+// plan_variant, then explore_variant.
 CheckRun check_variant(const protocol::NamedVariant& v, const Settings& s);
 
 }  // namespace lookback::model
