@@ -390,6 +390,9 @@ System build_protocol_system(const Protocol& p, const Instance& inst) {
   if (inst.wrap_launch < 0 || inst.wrap_launch > 1 ||
       (inst.wrap_launch == 1 && (inst.launches != 2 || p.reset != Reset::Epoch)))
     throw std::invalid_argument("--wrap-launch 1 needs two launches under the epoch reset");
+  if (!epoch_fits_tag(p))
+    throw std::invalid_argument("an epoch reset's epoch_bits must be in 1.." +
+                                std::to_string(kEpochBits) + " (the tag's epoch field)");
   if (inst.wrap_launch == 1 && p.epoch_bits < 2)
     throw std::invalid_argument("--wrap-launch 1 needs an epoch of at least 2 bits");
   if (inst.blocks > 0 && !persistent(p) && inst.blocks != inst.tiles)

@@ -141,4 +141,17 @@ TEST(Verdicts, SymmetryReductionChangesCountsNotVerdicts) {
   }
 }
 
+// A protocol whose epochs do not fit the tag (protocol::epoch_fits_tag) is
+// refused, as the kernels refuse to compile it.
+TEST(ModelInput, AnEpochWiderThanTheTagIsRefused) {
+  Protocol p = find_variant("warp-lookback")->protocol;
+  const Instance two_launches{.tiles = 3, .launches = 2};
+  p.epoch_bits = kEpochBits + 1;
+  EXPECT_THROW(build_protocol_system(p, two_launches), std::invalid_argument);
+  p.epoch_bits = 0;
+  EXPECT_THROW(build_protocol_system(p, two_launches), std::invalid_argument);
+  p.epoch_bits = kEpochBits;
+  EXPECT_NO_THROW(build_protocol_system(p, two_launches));
+}
+
 }  // namespace

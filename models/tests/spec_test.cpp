@@ -48,6 +48,25 @@ TEST(ProtocolSpec, EpochWrapsAtItsWidth) {
 }
 
 // The last drawer hands over the next epoch, or this one under the flaw.
+// Epochs must fit the tag's field, or two epochs 2^30 apart would share
+// descriptors; a protocol without the epoch reset has no epochs to fit.
+TEST(ProtocolSpec, EpochBitsMustFitTheTag) {
+  Protocol p;
+  p.reset = Reset::Epoch;
+  for (int bits : {1, 2, kEpochBits}) {
+    p.epoch_bits = bits;
+    EXPECT_TRUE(epoch_fits_tag(p)) << bits;
+  }
+  for (int bits : {-1, 0, kEpochBits + 1, 32}) {
+    p.epoch_bits = bits;
+    EXPECT_FALSE(epoch_fits_tag(p)) << bits;
+  }
+  p.reset = Reset::None;
+  EXPECT_TRUE(epoch_fits_tag(p));
+  for (const auto& v : kCatalogue)
+    EXPECT_TRUE(epoch_fits_tag(v.protocol)) << v.name;
+}
+
 TEST(ProtocolSpec, HandOverStoresTheNextEpoch) {
   Protocol p;
   EXPECT_EQ(handed_over_epoch(p, 5), 6u);

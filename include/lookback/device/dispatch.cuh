@@ -170,6 +170,8 @@ cudaError_t scan_with_protocol(void* d_temp, std::size_t& temp_bytes, const T* i
                                std::int64_t n, Op op, T init, cudaStream_t stream,
                                const Options& options) {
   static_assert(std::is_trivially_copyable_v<T>, "scanned values must be trivially copyable");
+  static_assert(protocol::epoch_fits_tag(P),
+                "an epoch reset's epoch_bits must be in 1..kEpochBits");
   if (n < 0 || n > max_items<Cfg, T>()) {
     // Report a bad size before anything else (also on a size query).
     return validate(ScanArguments{in, out, n, sizeof(T), alignof(T), 0, 0, max_items<Cfg, T>()});

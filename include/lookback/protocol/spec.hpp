@@ -364,6 +364,14 @@ inline constexpr int kEpochBits = 30;
 inline constexpr std::uint32_t kStatusMask = (1u << kStatusBits) - 1u;
 inline constexpr std::uint32_t kEpochMask = (1u << kEpochBits) - 1u;
 
+// An epoch reset needs its epochs to fit the tag: two epochs that differ only
+// above kEpochBits (possible with epoch_bits 31 or 32; the launch word holds
+// 32) would take each other's descriptors for their own. Kernels
+// static_assert this; the model refuses such a protocol.
+LOOKBACK_HD constexpr bool epoch_fits_tag(const Protocol& p) {
+  return p.reset != Reset::Epoch || (p.epoch_bits >= 1 && p.epoch_bits <= kEpochBits);
+}
+
 // The low 32 bits of every packed word (and the whole split status word).
 LOOKBACK_HD constexpr std::uint32_t encode_tag(Status s, std::uint32_t epoch) {
   return (static_cast<std::uint32_t>(s) & kStatusMask) | ((epoch & kEpochMask) << kStatusBits);
