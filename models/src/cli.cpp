@@ -15,8 +15,6 @@
 #include <string_view>
 #include <thread>
 
-#include <unistd.h>
-
 #include "lookback/json.hpp"
 #include "lookback/model/counterexample.hpp"
 #include "lookback/model/litmus.hpp"
@@ -54,7 +52,8 @@ constexpr const char* kUsage =
     "  --launches N          launches sharing temp storage, 1..2\n"
     "  --wrap-launch L       in the runs of two launches under the epoch reset: the launch\n"
     "                        whose epoch wraps, 0..1 (default: both, in two runs, where the\n"
-    "                        epoch has >= 2 bits); refused for a variant with no such run\n"
+    "                        epoch has >= 2 bits); refused for a variant with no such run;\n"
+    "                        --all applies it where it has a choice\n"
     "  --layout packed|split descriptor layout                       (default: the variant's; "
     "both\n"
     "                        for production variants)\n"
@@ -239,11 +238,15 @@ Options parse(const std::vector<std::string>& args) {
       throw UsageError("unknown option '" + a + "'");
   }
   if (o.mode == Options::Mode::None) throw UsageError("nothing to do");
+  // --emit-promela with a command other than --variant / --mutant is the
+  // error, before the options it does not read.
+  const bool promela_fits = o.mode == Options::Mode::Variant || o.mode == Options::Mode::Mutant;
+  if (!o.promela.empty() && !promela_fits)
+    throw UsageError("--emit-promela does not apply to " + o.mode_flag);
   for (const std::string& flag : o.given)
     if (!reads_option(o, flag))
-      throw UsageError(
-          flag + " does not apply to " +
-          (o.promela.empty() || flag == "--emit-promela" ? o.mode_flag : "--emit-promela"));
+      throw UsageError(flag + " does not apply to " +
+                       (o.promela.empty() ? o.mode_flag : "--emit-promela"));
   if (!o.promela.empty() && o.settings.model.value_or(MemoryModel::Sc) != MemoryModel::Sc)
     throw UsageError("--emit-promela models interleavings only: use --memory-model sc or none");
   return o;
@@ -365,9 +368,12 @@ void check_writable(const std::string& path) {
   const fs::path dir = parent.empty() ? fs::path(".") : parent;
   if (!fs::is_directory(dir, ec))
     throw std::invalid_argument("cannot write " + path + ": no directory " + dir.string());
-  const bool exists = fs::exists(path, ec);
-  if (::access(exists ? path.c_str() : dir.c_str(), W_OK) != 0)
+  // Opening it is the test (permission bits say nothing to root); a file
+  // made only for the test is removed again.
+  const bool existed = fs::exists(path, ec);
+  if (!std::ofstream(path, std::ios::app))
     throw std::invalid_argument("cannot write " + path + ": " + std::strerror(errno));
+  if (!existed) fs::remove(path, ec);
 }
 
 // "[property] in <instance>" and the shortest counterexample of `p` over r's
@@ -420,7 +426,8 @@ int check_one(const Options& o, std::ostream& out, std::ostream& err) {
       const Violation* ce = r.counterexample(p, &where);
       std::ofstream f(o.dot);
       write_dot(f, where->system, ce->graph, std::string(v->name) + ": " + to_string(p));
-      if (!f.flush()) throw std::invalid_argument("cannot write " + o.dot);
+      if (!f.flush())
+        throw std::invalid_argument("cannot write " + o.dot + ": " + std::strerror(errno));
     } else {
       err << "lookback-check: no counterexample, so no --dot file written\n";
     }
@@ -432,9 +439,19 @@ int check_one(const Options& o, std::ostream& out, std::ostream& err) {
 int check_all(const Options& o, std::ostream& out) {
   // Every variant's runs are built (and the flags checked against each)
   // before any is explored: a flag that does not suit one fails at once.
+  // --wrap-launch applies to the runs it fits, and must fit one.
   std::vector<std::vector<InstanceRun>> plans;
-  for (const auto& v : kCatalogue)
-    plans.push_back(plan_variant(v, o.settings));
+  bool wrap_fits = false;
+  for (const auto& v : kCatalogue) {
+    plans.push_back(plan_variant(v, o.settings, /*wrap_launch_where_it_fits=*/true));
+    wrap_fits |= std::any_of(plans.back().begin(), plans.back().end(), [](const InstanceRun& r) {
+      return wrap_launches(r.protocol, r.instance.launches).size() > 1;
+    });
+  }
+  if (o.settings.wrap_launch && !wrap_fits)
+    throw std::invalid_argument(
+        "--wrap-launch needs a run of two launches under the epoch reset, and --all has none "
+        "(see --launches)");
   std::vector<CheckRun> runs;
   bool all_ok = true, mismatch = false;
   if (!o.json) {

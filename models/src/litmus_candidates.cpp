@@ -190,12 +190,18 @@ class LocationFilter {
   std::vector<std::uint64_t> po_loc_;
 };
 
+std::runtime_error too_many_candidates() {
+  return std::runtime_error("more than " + std::to_string(kMaxLitmusCandidates) +
+                            " candidate executions: make the test smaller");
+}
+
 // The interleavings of `seqs` that keep each sequence in order, in
 // lexicographic order of the elements (every element is distinct). Their
-// number, a multinomial, times `factor` is checked against the cap before any
+// number, a multinomial, times `factor` is checked against `cap` before any
 // is built; `what` names them in the error.
 std::vector<std::vector<int>> interleavings(const std::vector<std::vector<int>>& seqs,
-                                            double factor, const std::string& what) {
+                                            double factor, std::uint64_t cap,
+                                            const std::string& what) {
   double count = factor;
   std::size_t placed = 0, total = 0;
   for (const auto& seq : seqs) {
@@ -203,8 +209,8 @@ std::vector<std::vector<int>> interleavings(const std::vector<std::vector<int>>&
       count = count * static_cast<double>(++placed) / static_cast<double>(k);
     total += seq.size();
   }
-  if (count > static_cast<double>(kMaxLitmusCandidates))
-    throw std::runtime_error("more than " + std::to_string(kMaxLitmusCandidates) + " " + what +
+  if (count > static_cast<double>(cap))
+    throw std::runtime_error("more than " + std::to_string(cap) + " " + what +
                              ": make the test smaller");
   std::vector<std::vector<int>> out;
   std::vector<int> order;
@@ -234,10 +240,11 @@ std::vector<std::vector<int>> interleavings(const std::vector<std::vector<int>>&
 std::vector<LocationChoice> location_choices(const Program& p, MemoryModel m, Loc l, bool prune) {
   const auto& writes = p.writes[l];
   const auto& reads = p.reads[l];
-  // Coherence orders: with the filter, only those that keep each thread's
-  // writes in program order (every model's coherence requires it, and the
-  // filter would drop the rest), so a thread's dozen writes to one location
-  // have one order, not 12!. Without it (tests of Derived alone), all of them.
+  // Coherence orders: with pruning, only those that keep each thread's
+  // writes in program order (every model's coherence requires it: the filter
+  // drops the rest, and Derived where a location has too many events for the
+  // filter), so a thread's dozen writes to one location have one order, not
+  // 12!. Without pruning (tests of Derived alone), all of them.
   std::vector<std::vector<int>> per_thread;
   for (std::size_t k = 0; k < writes.size(); ++k) {
     const int thread = p.refs[static_cast<std::size_t>(writes[k])].thread;
@@ -249,8 +256,8 @@ std::vector<LocationChoice> location_choices(const Program& p, MemoryModel m, Lo
   double sources = 1;  // each read: the initial value or one of the writes
   for (std::size_t k = 0; k < reads.size(); ++k)
     sources *= static_cast<double>(writes.size() + 1);
-  const auto co_orders =
-      interleavings(per_thread, sources, "reads-from and coherence choices for one location");
+  const auto co_orders = interleavings(per_thread, sources, kMaxLocationChoices,
+                                       "reads-from and coherence choices for one location");
   const LocationFilter filter(p, m, l);
   std::vector<LocationChoice> out;
   LocationChoice c;
@@ -262,7 +269,12 @@ std::vector<LocationChoice> location_choices(const Program& p, MemoryModel m, Lo
       bool self = false;
       for (std::size_t k = 0; k < reads.size(); ++k)
         self |= c.rf[k] >= 0 && writes[static_cast<std::size_t>(c.rf[k])] == reads[k];
-      if (!self && (!prune || filter.ok(c))) out.push_back(c);
+      if (!self && (!prune || filter.ok(c))) {
+        // Every location has a choice (the program has an SC execution), so
+        // one location's choices bound the candidates from below.
+        if (out.size() == kMaxLitmusCandidates) throw too_many_candidates();
+        out.push_back(c);
+      }
       std::size_t k = 0;
       while (k < reads.size() && ++c.rf[k] == static_cast<int>(writes.size()))
         c.rf[k++] = -1;
@@ -295,7 +307,7 @@ std::vector<std::vector<int>> sc_orders(const Program& p, MemoryModel m) {
     std::sort(seq.begin(), seq.end(), [&](int a, int b) {
       return p.refs[static_cast<std::size_t>(a)].index < p.refs[static_cast<std::size_t>(b)].index;
     });
-  return interleavings(per_thread, 1, "orders of the fence.sc events");
+  return interleavings(per_thread, 1, kMaxLitmusCandidates, "orders of the fence.sc events");
 }
 
 // An order of adding the events to a graph: program order per thread, and
@@ -346,9 +358,7 @@ void for_each_candidate(const LitmusTest& test, MemoryModel model,
   std::uint64_t total = orders.size();
   for (const auto& c : choices) {
     total = c.empty() ? 0 : total * c.size();
-    if (total > kMaxLitmusCandidates)
-      throw std::runtime_error("more than " + std::to_string(kMaxLitmusCandidates) +
-                               " candidate executions: make the test smaller");
+    if (total > kMaxLitmusCandidates) throw too_many_candidates();
   }
   if (on_total) on_total(total);
   if (total == 0) return;

@@ -338,6 +338,11 @@ PromelaSpec promela_spec(const NamedVariant& v, const Settings& s) {
   i.window = s.window.value_or(kDefaultWindow);
   i.resident = s.resident.value_or(0);
   i.blocks = s.blocks.value_or(0);
+  // As check_variant: --wrap-launch only where it picks between two runs.
+  if (s.wrap_launch && (i.launches != 2 || spec.protocol.reset != Reset::Epoch))
+    throw std::invalid_argument(
+        std::string(v.name) +
+        ": --wrap-launch needs two launches under the epoch reset (see --launches)");
   i.wrap_launch = s.wrap_launch.value_or(0);
   spec.progress = s.progress.value_or(v.claims);
   spec.check_wait_free = v.claims == Progress::Unfair;

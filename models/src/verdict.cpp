@@ -83,7 +83,8 @@ std::string run_label(const NamedVariant& v, const Protocol& p, const Instance& 
 
 }  // namespace
 
-std::vector<InstanceRun> plan_variant(const NamedVariant& v, const Settings& s) {
+std::vector<InstanceRun> plan_variant(const NamedVariant& v, const Settings& s,
+                                      bool wrap_launch_where_it_fits) {
   Protocol p = v.protocol;
   if (s.tile_id) p.tile_id = *s.tile_id;
 
@@ -110,10 +111,13 @@ std::vector<InstanceRun> plan_variant(const NamedVariant& v, const Settings& s) 
 
   // Two launches under the epoch reset: each launch wraps in one run, so
   // both hand-overs are read by a later launch. --wrap-launch picks one for
-  // those runs only; it must have one to pick for.
+  // those runs only, and the variant must have one (with --all: it picks
+  // where there is a choice, and --all checks that some run has one).
   bool wrap_chosen = false;
   auto wrap_launches_of = [&](int launches) -> std::vector<int> {
-    if (!s.wrap_launch || launches != 2 || p.reset != Reset::Epoch)
+    const bool choice = wrap_launches(p, launches).size() > 1;
+    if (!s.wrap_launch || launches != 2 || p.reset != Reset::Epoch ||
+        (wrap_launch_where_it_fits && !choice))
       return wrap_launches(p, launches);
     wrap_chosen = true;
     return {*s.wrap_launch};
@@ -142,7 +146,7 @@ std::vector<InstanceRun> plan_variant(const NamedVariant& v, const Settings& s) 
       }
     }
   }
-  if (s.wrap_launch && !wrap_chosen)
+  if (s.wrap_launch && !wrap_chosen && !wrap_launch_where_it_fits)
     throw std::invalid_argument(std::string(v.name) +
                                 ": --wrap-launch needs a run of two launches under the epoch "
                                 "reset, and this variant has none (see --launches)");

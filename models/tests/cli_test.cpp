@@ -216,6 +216,42 @@ TEST(Cli, WrapLaunchAppliesToTheTwoLaunchEpochRuns) {
   }
 }
 
+// With --all, --wrap-launch applies to the runs where it picks between two
+// (the catalogue's other entries run as without it); it must fit one.
+TEST(Cli, AllTakesWrapLaunchWhereItFits) {
+  const std::vector<std::string> small = {"--tiles",  "2",     "--launches", "2",
+                                          "--layout", "split", "--progress", "hsa"};
+  auto all = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"--all"};
+    args.insert(args.end(), small.begin(), small.end());
+    args.insert(args.end(), extra.begin(), extra.end());
+    return cli(args);
+  };
+  const CliRun wrap1 = all({"--wrap-launch", "1"});
+  EXPECT_NE(wrap1.code, 2) << wrap1.err;
+  EXPECT_NE(wrap1.out.find("6 production variants, 17 mutants"), std::string::npos) << wrap1.out;
+  // Every row but the two-launch epoch runs' is what it is without the flag.
+  EXPECT_NE(all({}).out, wrap1.out);
+  const CliRun none = cli({"--all", "--launches", "1", "--wrap-launch", "0"});
+  EXPECT_EQ(none.code, 2);
+  EXPECT_NE(none.err.find("--all has none"), std::string::npos) << none.err;
+}
+
+// --emit-promela takes --wrap-launch on the same terms as a check, and with
+// a command that cannot emit a model the command is named.
+TEST(Cli, EmitPromelaRefusesWhatACheckRefuses) {
+  const CliRun wrap =
+      cli({"--variant", "warp-lookback", "--emit-promela", ::testing::TempDir() + "/x.pml",
+           "--launches", "1", "--wrap-launch", "0"});
+  EXPECT_EQ(wrap.code, 2);
+  EXPECT_NE(wrap.err.find("warp-lookback: --wrap-launch needs two launches"), std::string::npos)
+      << wrap.err;
+  const CliRun litmus = cli({"--litmus", "f.litmus", "--tiles", "3", "--emit-promela", "x.pml"});
+  EXPECT_EQ(litmus.code, 2);
+  EXPECT_EQ(litmus.err.rfind("lookback-check: --emit-promela does not apply to --litmus", 0), 0u)
+      << litmus.err;
+}
+
 TEST(Cli, ListAsJsonNamesEveryVariant) {
   const CliRun text = cli({"--list"});
   const CliRun json = cli({"--list", "--json"});

@@ -47,7 +47,6 @@ TEST(ProtocolSpec, EpochWrapsAtItsWidth) {
   EXPECT_EQ(next_epoch(kEpochMask, kEpochBits), 0u);
 }
 
-// The last drawer hands over the next epoch, or this one under the flaw.
 // Epochs must fit the tag's field, or two epochs 2^30 apart would share
 // descriptors; a protocol without the epoch reset has no epochs to fit.
 TEST(ProtocolSpec, EpochBitsMustFitTheTag) {
@@ -67,6 +66,7 @@ TEST(ProtocolSpec, EpochBitsMustFitTheTag) {
     EXPECT_TRUE(epoch_fits_tag(v.protocol)) << v.name;
 }
 
+// The last drawer hands over the next epoch, or this one under the flaw.
 TEST(ProtocolSpec, HandOverStoresTheNextEpoch) {
   Protocol p;
   EXPECT_EQ(handed_over_epoch(p, 5), 6u);

@@ -8,8 +8,11 @@
 // in program order, so load buffering is covered, which the explorer's
 // porf-order graph building is not.
 //
-// Two exact prunings keep the count small, both of them axioms (or direct
+// Exact prunings keep the count small, all of them axioms (or direct
 // consequences of axioms) that hold location by location:
+//   - per location, only coherence orders that keep each thread's writes in
+//     program order are built (coherence against po-loc is a cycle under
+//     every model);
 //   - per location, the choices must pass the model's coherence condition
 //     on that location alone: PTX sc-per-location and atomicity; SC
 //     acyclic(po-loc | com); RC11 irreflexive(po-loc ; eco?) and, for RMWs,
@@ -32,13 +35,18 @@ namespace lookback::model {
 // at roughly 60,000 a second (a 13-event test on one core), so the largest
 // test allowed takes about a minute, not hours.
 inline constexpr std::uint64_t kMaxLitmusCandidates = 4'000'000;
+// A location's reads-from and coherence choices are counted before its
+// filter, which drops most of them at millions a second: four threads of an
+// RMW and a load on one location have 9.4M choices and 576 candidates.
+inline constexpr std::uint64_t kMaxLocationChoices = 50'000'000;
 
 // The events of thread `t`, in program order, rf and values unset.
 std::vector<Event> litmus_events(const LitmusTest& test, int t);
 
 // Calls `visit` once per candidate (rf set, values not computed), after
 // `on_total` (if given) with their number. Throws std::runtime_error when
-// there would be more than kMaxLitmusCandidates. `prune = false` skips the
+// there would be more than kMaxLitmusCandidates, or more than
+// kMaxLocationChoices for one location. `prune = false` skips the
 // per-location filter (tests use it to check Derived alone).
 void for_each_candidate(const LitmusTest& test, MemoryModel model,
                         const std::function<void(const ExecutionGraph&)>& visit, bool prune = true,

@@ -95,8 +95,12 @@ int default_tiles(const protocol::Protocol& p, protocol::Kind kind, protocol::La
 // The runs check_variant explores for `v` under `s`, each instance's system
 // built but not explored. Every instance is checked here, so a flag that does
 // not suit one of them fails before anything runs: std::invalid_argument
-// naming the variant and the run.
-std::vector<InstanceRun> plan_variant(const protocol::NamedVariant& v, const Settings& s);
+// naming the variant and the run. Settings::wrap_launch applies to the
+// two-launch runs under the epoch reset, and a variant with none refuses it;
+// with `wrap_launch_where_it_fits` (--all) it applies only to runs with a
+// choice (wrap_launches: an epoch of >= 2 bits) and nothing refuses it.
+std::vector<InstanceRun> plan_variant(const protocol::NamedVariant& v, const Settings& s,
+                                      bool wrap_launch_where_it_fits = false);
 // Explores runs planned by plan_variant.
 CheckRun explore_variant(const protocol::NamedVariant& v, std::vector<InstanceRun> runs,
                          const Settings& s);
