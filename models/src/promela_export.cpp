@@ -334,7 +334,8 @@ PromelaSpec promela_spec(const NamedVariant& v, const Settings& s) {
   i.layout =
       s.layout.value_or(v.protocol.layout == Layout::BySize ? Layout::Packed : v.protocol.layout);
   i.launches = s.launches.value_or(v.launches);
-  i.tiles = s.tiles.value_or(i.launches > 1 ? kDefaultReuseTiles : kDefaultTiles);
+  // The explorer's defaults (check_variant), so one flag set names one instance.
+  i.tiles = s.tiles.value_or(default_tiles(spec.protocol, v.kind, i.layout, i.launches));
   i.window = s.window.value_or(kDefaultWindow);
   i.resident = s.resident.value_or(0);
   i.blocks = s.blocks.value_or(0);

@@ -83,6 +83,20 @@ TEST(PromelaExport, TheModelFollowsTheProtocolFields) {
   EXPECT_FALSE(has(model_of("warp-lookback"), "proctype block_L1"));
 }
 
+// With no flags, the model is the explorer's first run of the variant: the
+// same tiles, window, layout and launches (SPIN.md says so).
+TEST(PromelaExport, DefaultInstanceIsTheExplorersFirstRun) {
+  for (const auto& v : kCatalogue) {
+    const Instance promela = promela_spec(v, Settings{}).instance;
+    const Instance explorer = plan_variant(v, Settings{}).front().instance;
+    EXPECT_EQ(promela.tiles, explorer.tiles) << v.name;
+    EXPECT_EQ(promela.window, explorer.window) << v.name;
+    EXPECT_EQ(promela.layout, explorer.layout) << v.name;
+    EXPECT_EQ(promela.launches, explorer.launches) << v.name;
+    EXPECT_EQ(promela.wrap_launch, explorer.wrap_launch) << v.name;
+  }
+}
+
 TEST(PromelaExport, RejectsWhatTheExplorerRejects) {
   for (const auto& v : kCatalogue)
     for (Layout layout : {Layout::Packed, Layout::Split}) {
