@@ -555,10 +555,10 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
           return std::to_string(g) + " graphs, " + std::to_string(e) + " executions";
         });
       };
-      litmus_progress = [lines](const std::string& what, std::uint64_t checked,
+      litmus_progress = [lines](const std::string& run, const std::string& what, std::uint64_t done,
                                 std::uint64_t total) {
-        lines->report(what, [&] {
-          return std::to_string(checked) + " of " + std::to_string(total) + " candidates";
+        lines->report(run, [&] {
+          return std::to_string(done) + " of " + std::to_string(total) + " " + what;
         });
       };
     }

@@ -237,7 +237,8 @@ std::vector<std::vector<int>> interleavings(const std::vector<std::vector<int>>&
   return out;
 }
 
-std::vector<LocationChoice> location_choices(const Program& p, MemoryModel m, Loc l, bool prune) {
+std::vector<LocationChoice> location_choices(const Program& p, MemoryModel m, Loc l, bool prune,
+                                             const CandidateHooks& hooks) {
   const auto& writes = p.writes[l];
   const auto& reads = p.reads[l];
   // Coherence orders: with pruning, only those that keep each thread's
@@ -261,11 +262,14 @@ std::vector<LocationChoice> location_choices(const Program& p, MemoryModel m, Lo
   const LocationFilter filter(p, m, l);
   std::vector<LocationChoice> out;
   LocationChoice c;
+  const auto total = static_cast<std::uint64_t>(static_cast<double>(co_orders.size()) * sources);
+  std::uint64_t done = 0;
   for (const auto& co : co_orders) {
     c.co = co;
     // Odometer over the reads' sources: -1 (init), then each write.
     c.rf.assign(reads.size(), -1);
     for (;;) {
+      if (hooks.on_choices && ++done % 65536 == 0) hooks.on_choices(l, done, total);
       bool self = false;
       for (std::size_t k = 0; k < reads.size(); ++k)
         self |= c.rf[k] >= 0 && writes[static_cast<std::size_t>(c.rf[k])] == reads[k];
@@ -347,12 +351,12 @@ std::vector<int> addition_order(const Program& p, const std::vector<int>& sc) {
 
 void for_each_candidate(const LitmusTest& test, MemoryModel model,
                         const std::function<void(const ExecutionGraph&)>& visit, bool prune,
-                        const std::function<void(std::uint64_t total)>& on_total) {
+                        const CandidateHooks& hooks) {
   const Program p = program_of(test);
   const int locations = test.locations();
   std::vector<std::vector<LocationChoice>> choices;
   for (Loc l = 0; l < locations; ++l)
-    choices.push_back(location_choices(p, model, l, prune));
+    choices.push_back(location_choices(p, model, l, prune, hooks));
   const auto orders = sc_orders(p, model);
 
   std::uint64_t total = orders.size();
@@ -360,7 +364,7 @@ void for_each_candidate(const LitmusTest& test, MemoryModel model,
     total = c.empty() ? 0 : total * c.size();
     if (total > kMaxLitmusCandidates) throw too_many_candidates();
   }
-  if (on_total) on_total(total);
+  if (hooks.on_total) hooks.on_total(total);
   if (total == 0) return;
 
   std::vector<ThreadInfo> threads;

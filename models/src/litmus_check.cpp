@@ -94,23 +94,31 @@ Outcome evaluate(const LitmusTest& test, ExecutionGraph& g) {
 
 LitmusResult check_litmus(const LitmusTest& test, MemoryModel model, bool prune,
                           const LitmusProgress& on_progress) {
-  const auto start = std::chrono::steady_clock::now();
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
   LitmusResult r;
   r.model = model;
-  std::uint64_t total = 0;
+  // About once a second (the hooks come every few thousand steps).
   auto last_report = start;
+  const auto report = [&](const auto& what, std::uint64_t done, std::uint64_t total) {
+    const auto now = Clock::now();
+    if (now - last_report < std::chrono::seconds(1)) return;
+    last_report = now;
+    on_progress(what(), done, total);
+  };
+  std::uint64_t total = 0;
+  CandidateHooks hooks;
+  hooks.on_total = [&](std::uint64_t n) { total = n; };
+  if (on_progress)
+    hooks.on_choices = [&](Loc l, std::uint64_t done, std::uint64_t all) {
+      report([&] { return "choices of " + test.loc_names[l]; }, done, all);
+    };
   for_each_candidate(
       test, model,
       [&](const ExecutionGraph& candidate) {
         ++r.candidates;
-        // About once a second (the clock is read every 4096 candidates).
-        if (on_progress && r.candidates % 4096 == 0) {
-          const auto now = std::chrono::steady_clock::now();
-          if (now - last_report >= std::chrono::seconds(1)) {
-            last_report = now;
-            on_progress(r.candidates, total);
-          }
-        }
+        if (on_progress && r.candidates % 4096 == 0)
+          report([] { return std::string("candidates"); }, r.candidates, total);
         if (!Derived(candidate, model).check(/*thin_air=*/true).consistent) return;
         ++r.consistent;
         ExecutionGraph g = candidate;
@@ -121,8 +129,8 @@ LitmusResult check_litmus(const LitmusTest& test, MemoryModel model, bool prune,
         }
         r.outcomes.insert(std::move(o));
       },
-      prune, [&](std::uint64_t n) { total = n; });
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      prune, hooks);
+  r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return r;
 }
 

@@ -44,8 +44,8 @@ std::optional<LitmusTest> load(const std::string& path, std::string& error) {
 LitmusResult check(const LitmusTest& test, MemoryModel model, const LitmusRunProgress& progress) {
   LitmusProgress on_progress;
   if (progress)
-    on_progress = [&](std::uint64_t checked, std::uint64_t total) {
-      progress("litmus " + test.name + " under " + to_string(model), checked, total);
+    on_progress = [&](const std::string& what, std::uint64_t done, std::uint64_t total) {
+      progress("litmus " + test.name + " under " + to_string(model), what, done, total);
     };
   return check_litmus(test, model, /*prune=*/true, on_progress);
 }

@@ -19,10 +19,11 @@ namespace lookback::model {
 // outcome is allowed, with a witness execution when it is. Exit codes as
 // lookback-check: 0 when the verdict matches the file's `expect` line for
 // the model (or it has none), 1 when it does not, 2 on a malformed file.
-// `progress` (if given) hears how far a check is: "litmus NAME under MODEL",
-// candidates checked, candidates in all.
-using LitmusRunProgress =
-    std::function<void(const std::string& what, std::uint64_t checked, std::uint64_t total)>;
+// `progress` (if given) hears how far a check is, about once a second:
+// "litmus NAME under MODEL", what is counted (LitmusProgress), how many so
+// far, how many in all.
+using LitmusRunProgress = std::function<void(const std::string& run, const std::string& what,
+                                             std::uint64_t done, std::uint64_t total)>;
 int run_litmus_file(const std::string& path, MemoryModel model, bool json, std::ostream& out,
                     std::ostream& err, const LitmusRunProgress& progress = {});
 // Checks every *.litmus file under `dir` against each `expect` line it has;

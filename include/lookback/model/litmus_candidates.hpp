@@ -43,13 +43,22 @@ inline constexpr std::uint64_t kMaxLocationChoices = 50'000'000;
 // The events of thread `t`, in program order, rf and values unset.
 std::vector<Event> litmus_events(const LitmusTest& test, int t);
 
-// Calls `visit` once per candidate (rf set, values not computed), after
-// `on_total` (if given) with their number. Throws std::runtime_error when
-// there would be more than kMaxLitmusCandidates, or more than
-// kMaxLocationChoices for one location. `prune = false` skips the
+// What for_each_candidate tells besides the candidates (each optional).
+struct CandidateHooks {
+  // Once, before the first visit: the number of candidates.
+  std::function<void(std::uint64_t total)> on_total;
+  // Every 65,536 choices of one location enumerated before its filter (up to
+  // kMaxLocationChoices of them, at millions a second): the location, how
+  // many so far, how many in all.
+  std::function<void(Loc, std::uint64_t done, std::uint64_t total)> on_choices;
+};
+
+// Calls `visit` once per candidate (rf set, values not computed). Throws
+// std::runtime_error when there would be more than kMaxLitmusCandidates, or
+// more than kMaxLocationChoices for one location. `prune = false` skips the
 // per-location filter (tests use it to check Derived alone).
 void for_each_candidate(const LitmusTest& test, MemoryModel model,
                         const std::function<void(const ExecutionGraph&)>& visit, bool prune = true,
-                        const std::function<void(std::uint64_t total)>& on_total = {});
+                        const CandidateHooks& hooks = {});
 
 }  // namespace lookback::model

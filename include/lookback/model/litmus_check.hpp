@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <set>
+#include <string>
 
 #include "lookback/model/graph.hpp"
 #include "lookback/model/litmus_test.hpp"
@@ -29,8 +30,11 @@ struct LitmusResult {
   double seconds = 0;
 };
 
-// Called about once a second with how many candidates are checked of how many.
-using LitmusProgress = std::function<void(std::uint64_t checked, std::uint64_t total)>;
+// Called about once a second while a check runs: what is being counted
+// ("candidates", or "choices of x" while location x's choices are enumerated
+// before its filter), how many so far, how many in all.
+using LitmusProgress =
+    std::function<void(const std::string& what, std::uint64_t done, std::uint64_t total)>;
 
 // `prune = false` gives every candidate to Derived (see for_each_candidate).
 LitmusResult check_litmus(const LitmusTest& test, MemoryModel model, bool prune = true,
