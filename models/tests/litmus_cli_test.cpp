@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "lookback/model/cli.hpp"
 
@@ -155,14 +156,35 @@ TEST_F(LitmusCli, ADirectoryIsNotALitmusFile) {
   EXPECT_NE(err_.str().find("is a directory"), std::string::npos) << err_.str();
 }
 
+// A straight-line program: `writers` threads each store `stores` times to
+// every location of `locs` (distinct values), then `readers` threads each
+// load `loads` times from every location; ends with `tail` (condition,
+// expect lines).
+std::string stores_then_loads(const std::vector<std::string>& locs, int writers, int stores,
+                              int readers, int loads, const std::string& tail) {
+  std::string text = "litmus generated\n";
+  for (int t = 0; t < writers; ++t) {
+    text += "thread W" + std::to_string(t) + ":\n";
+    for (const auto& loc : locs)
+      for (int i = 1; i <= stores; ++i)
+        text += "  st.relaxed.gpu [" + loc + "], " + std::to_string(100 * t + i) + "\n";
+  }
+  for (int t = 0; t < readers; ++t) {
+    text += "thread R" + std::to_string(t) + ":\n";
+    int reg = 0;
+    for (const auto& loc : locs)
+      for (int i = 0; i < loads; ++i)
+        text += "  r" + std::to_string(reg++) + " = ld.relaxed.gpu [" + loc + "]\n";
+  }
+  return text + tail;
+}
+
 // Coherence keeps a thread's writes to a location in program order, so only
 // those orders are built: a dozen writes of one thread are one candidate (12!
 // orders were refused), and the bound counts interleavings, not permutations.
 TEST_F(LitmusCli, WritesOfOneThreadHaveOneCoherenceOrder) {
-  std::string one = "litmus W12\nthread P0:\n";
-  for (int i = 1; i <= 12; ++i)
-    one += "  st.relaxed.gpu [x], " + std::to_string(i) + "\n";
-  one += "exists (x == 12)\nexpect ptx allowed\n";
+  const std::string one =
+      stores_then_loads({"x"}, 1, 12, 0, 0, "exists (x == 12)\nexpect ptx allowed\n");
   EXPECT_EQ(run({"--litmus", write("w12.litmus", one)}), kExitPass) << err_.str();
   EXPECT_NE(out_.str().find("1 candidate executions"), std::string::npos) << out_.str();
 }
@@ -173,34 +195,13 @@ TEST_F(LitmusCli, WritesOfOneThreadHaveOneCoherenceOrder) {
 TEST_F(LitmusCli, CandidatesAndLocationChoicesHaveTheirOwnCaps) {
   // Two threads write x and y three times each, two read each twice: each
   // location's choices are in the thousands, the candidates their product.
-  std::string wide = "litmus XY\n";
-  for (int t = 0; t < 2; ++t) {
-    wide += "thread W" + std::to_string(t) + ":\n";
-    for (const char* loc : {"x", "y"})
-      for (int i = 1; i <= 3; ++i)
-        wide += std::string("  st.relaxed.gpu [") + loc + "], " + std::to_string(i) + "\n";
-  }
-  for (int t = 0; t < 2; ++t)
-    wide += "thread R" + std::to_string(t) +
-            ":\n  r0 = ld.relaxed.gpu [x]\n  r1 = ld.relaxed.gpu [x]\n"
-            "  r2 = ld.relaxed.gpu [y]\n  r3 = ld.relaxed.gpu [y]\n";
-  wide += "exists (R0:r0 == 1)\n";
+  const std::string wide = stores_then_loads({"x", "y"}, 2, 3, 2, 2, "exists (R0:r0 == 1)\n");
   EXPECT_EQ(run({"--litmus", write("wide.litmus", wide)}), kExitUsage);
   EXPECT_NE(err_.str().find("more than 4000000 candidate executions"), std::string::npos)
       << err_.str();
   // Nine writes in three threads and six reads of one location: 9!/(3!3!3!)
   // coherence orders times 10^6 sources.
-  std::string deep = "litmus W3x3R2x3\n";
-  for (int t = 0; t < 3; ++t) {
-    deep += "thread W" + std::to_string(t) + ":\n";
-    for (int i = 0; i < 3; ++i)
-      deep += "  st.relaxed.gpu [x], " + std::to_string(10 * t + i + 1) + "\n";
-  }
-  for (int t = 0; t < 2; ++t)
-    deep += "thread R" + std::to_string(t) +
-            ":\n  r0 = ld.relaxed.gpu [x]\n  r1 = ld.relaxed.gpu [x]\n"
-            "  r2 = ld.relaxed.gpu [x]\n";
-  deep += "exists (R0:r0 == 1)\n";
+  const std::string deep = stores_then_loads({"x"}, 3, 3, 2, 3, "exists (R0:r0 == 1)\n");
   EXPECT_EQ(run({"--litmus", write("deep.litmus", deep)}), kExitUsage);
   EXPECT_NE(err_.str().find("more than 50000000 reads-from and coherence choices"),
             std::string::npos)
