@@ -350,30 +350,38 @@ void print_run_json(std::ostream& out, const CheckRun& r) {
 // --emit-promela: the instance as a Promela model (nothing is checked here).
 int emit_promela(const NamedVariant& v, const Options& o, std::ostream& out) {
   std::ostringstream model;
-  write_promela(model, promela_spec(v, o.settings));
+  try {
+    write_promela(model, promela_spec(v, o.settings));
+  } catch (const std::invalid_argument& e) {  // an instance the explorer refuses too
+    throw std::invalid_argument(std::string(v.name) + ": " + e.what());
+  }
   std::ofstream f(o.promela);
-  if (!(f << model.str()) || !f.flush()) throw std::invalid_argument("cannot write " + o.promela);
+  if (!(f << model.str()) || !f.flush())
+    throw std::invalid_argument("cannot write " + o.promela + ": " + std::strerror(errno));
   out << "wrote " << o.promela << "\n";
   return kExitPass;
 }
 
 // --dot's file must be writable before a check that may run for minutes,
-// not found unwritable after it.
+// not found unwritable after it. A regular file (or none) is tested by
+// opening it, as permission bits say nothing to root, and one made only for
+// the test is removed again; anything else there (a device, a pipe, a
+// dangling link) is left to the write, which reports its own error.
 void check_writable(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (fs::is_directory(path, ec))
+  const fs::file_status target = fs::status(path, ec);
+  if (fs::is_directory(target))
     throw std::invalid_argument("cannot write " + path + ": a directory");
+  const bool nothing_there = !fs::exists(fs::symlink_status(path, ec));
+  if (!nothing_there && !fs::is_regular_file(target)) return;
   const fs::path parent = fs::path(path).parent_path();
   const fs::path dir = parent.empty() ? fs::path(".") : parent;
   if (!fs::is_directory(dir, ec))
     throw std::invalid_argument("cannot write " + path + ": no directory " + dir.string());
-  // Opening it is the test (permission bits say nothing to root); a file
-  // made only for the test is removed again.
-  const bool existed = fs::exists(path, ec);
   if (!std::ofstream(path, std::ios::app))
     throw std::invalid_argument("cannot write " + path + ": " + std::strerror(errno));
-  if (!existed) fs::remove(path, ec);
+  if (nothing_there) fs::remove(path, ec);
 }
 
 // "[property] in <instance>" and the shortest counterexample of `p` over r's

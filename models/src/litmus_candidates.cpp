@@ -195,30 +195,33 @@ std::runtime_error too_many_candidates() {
                             " candidate executions: make the test smaller");
 }
 
-// The interleavings of `seqs` that keep each sequence in order, in
-// lexicographic order of the elements (every element is distinct). Their
-// number, a multinomial, times `factor` is checked against `cap` before any
-// is built; `what` names them in the error.
-std::vector<std::vector<int>> interleavings(const std::vector<std::vector<int>>& seqs,
-                                            double factor, std::uint64_t cap,
-                                            const std::string& what) {
-  double count = factor;
-  std::size_t placed = 0, total = 0;
-  for (const auto& seq : seqs) {
+// Sequences of distinct elements to interleave, each kept in its order.
+using Sequences = std::vector<std::vector<int>>;
+
+// The number of interleavings of `seqs` (a multinomial; a double, as it may
+// be far past any cap).
+double interleaving_count(const Sequences& seqs) {
+  double count = 1;
+  std::size_t placed = 0;
+  for (const auto& seq : seqs)
     for (std::size_t k = 1; k <= seq.size(); ++k)
       count = count * static_cast<double>(++placed) / static_cast<double>(k);
+  return count;
+}
+
+// Calls visit(order) for each interleaving of `seqs`, in lexicographic order
+// of the elements, one at a time (none is stored).
+template <class Visit>
+void for_each_interleaving(const Sequences& seqs, Visit&& visit) {
+  std::size_t total = 0;
+  for (const auto& seq : seqs)
     total += seq.size();
-  }
-  if (count > static_cast<double>(cap))
-    throw std::runtime_error("more than " + std::to_string(cap) + " " + what +
-                             ": make the test smaller");
-  std::vector<std::vector<int>> out;
   std::vector<int> order;
   std::vector<std::size_t> next(seqs.size(), 0);
   // Depth first, the smallest next element first: lexicographic.
   const auto extend = [&](const auto& self) -> void {
     if (order.size() == total) {
-      out.push_back(order);
+      visit(order);
       return;
     }
     std::vector<std::size_t> ready;
@@ -234,37 +237,49 @@ std::vector<std::vector<int>> interleavings(const std::vector<std::vector<int>>&
     }
   };
   extend(extend);
-  return out;
 }
 
-std::vector<LocationChoice> location_choices(const Program& p, MemoryModel m, Loc l, bool prune,
-                                             const CandidateHooks& hooks) {
-  const auto& writes = p.writes[l];
-  const auto& reads = p.reads[l];
+// What one location's choices range over before its filter.
+struct LocationSpace {
   // Coherence orders: with pruning, only those that keep each thread's
   // writes in program order (every model's coherence requires it: the filter
   // drops the rest, and Derived where a location has too many events for the
   // filter), so a thread's dozen writes to one location have one order, not
-  // 12!. Without pruning (tests of Derived alone), all of them.
-  std::vector<std::vector<int>> per_thread;
+  // 12!. Without pruning (tests of Derived alone), all of them: each write is
+  // its own sequence. Elements are indices into Program::writes[l].
+  Sequences co;
+  double sources = 1;  // reads-from per coherence order: each read, init or a write
+  double choices() const { return interleaving_count(co) * sources; }
+};
+
+LocationSpace location_space(const Program& p, Loc l, bool prune) {
+  const auto& writes = p.writes[l];
+  LocationSpace space;
   for (std::size_t k = 0; k < writes.size(); ++k) {
     const int thread = p.refs[static_cast<std::size_t>(writes[k])].thread;
-    const bool same = prune && !per_thread.empty() &&
+    const bool same = prune && !space.co.empty() &&
                       p.refs[static_cast<std::size_t>(writes[k - 1])].thread == thread;
-    if (!same) per_thread.emplace_back();
-    per_thread.back().push_back(static_cast<int>(k));  // writes are in program order per thread
+    if (!same) space.co.emplace_back();
+    space.co.back().push_back(static_cast<int>(k));  // writes are in program order per thread
   }
-  double sources = 1;  // each read: the initial value or one of the writes
-  for (std::size_t k = 0; k < reads.size(); ++k)
-    sources *= static_cast<double>(writes.size() + 1);
-  const auto co_orders = interleavings(per_thread, sources, kMaxLocationChoices,
-                                       "reads-from and coherence choices for one location");
+  for (std::size_t k = 0; k < p.reads[l].size(); ++k)
+    space.sources *= static_cast<double>(writes.size() + 1);
+  return space;
+}
+
+// The choices of location `l` that pass its filter (all of them without
+// pruning), enumerated from `space` one at a time.
+std::vector<LocationChoice> location_choices(const Program& p, MemoryModel m, Loc l,
+                                             const LocationSpace& space, bool prune,
+                                             const CandidateHooks& hooks) {
+  const auto& writes = p.writes[l];
+  const auto& reads = p.reads[l];
   const LocationFilter filter(p, m, l);
   std::vector<LocationChoice> out;
   LocationChoice c;
-  const auto total = static_cast<std::uint64_t>(static_cast<double>(co_orders.size()) * sources);
+  const auto total = static_cast<std::uint64_t>(space.choices());
   std::uint64_t done = 0;
-  for (const auto& co : co_orders) {
+  for_each_interleaving(space.co, [&](const std::vector<int>& co) {
     c.co = co;
     // Odometer over the reads' sources: -1 (init), then each write.
     c.rf.assign(reads.size(), -1);
@@ -284,7 +299,7 @@ std::vector<LocationChoice> location_choices(const Program& p, MemoryModel m, Lo
         c.rf[k++] = -1;
       if (k == reads.size()) break;
     }
-  }
+  });
   return out;
 }
 
@@ -311,7 +326,12 @@ std::vector<std::vector<int>> sc_orders(const Program& p, MemoryModel m) {
     std::sort(seq.begin(), seq.end(), [&](int a, int b) {
       return p.refs[static_cast<std::size_t>(a)].index < p.refs[static_cast<std::size_t>(b)].index;
     });
-  return interleavings(per_thread, 1, kMaxLitmusCandidates, "orders of the fence.sc events");
+  if (interleaving_count(per_thread) > static_cast<double>(kMaxLitmusCandidates))
+    throw std::runtime_error("more than " + std::to_string(kMaxLitmusCandidates) +
+                             " orders of the fence.sc events: make the test smaller");
+  std::vector<std::vector<int>> out;
+  for_each_interleaving(per_thread, [&](const std::vector<int>& order) { out.push_back(order); });
+  return out;
 }
 
 // An order of adding the events to a graph: program order per thread, and
@@ -354,9 +374,25 @@ void for_each_candidate(const LitmusTest& test, MemoryModel model,
                         const CandidateHooks& hooks) {
   const Program p = program_of(test);
   const int locations = test.locations();
+  // Every location's choices are enumerated before its filter: their sum is
+  // bounded before any is.
+  // A location nobody reads keeps every coherence order built (they agree
+  // with po-loc, and there is nothing else to filter), so those counts are
+  // exact factors of the candidates' and can refuse a test at once.
+  std::vector<LocationSpace> spaces;
+  double all_choices = 0, unread_factor = 1;
+  for (Loc l = 0; l < locations; ++l) {
+    spaces.push_back(location_space(p, l, prune));
+    all_choices += spaces.back().choices();
+    if (prune && p.reads[l].empty()) unread_factor *= spaces.back().choices();
+  }
+  if (all_choices > static_cast<double>(kMaxLocationChoices))
+    throw std::runtime_error("more than " + std::to_string(kMaxLocationChoices) +
+                             " reads-from and coherence choices to filter: make the test smaller");
+  if (unread_factor > static_cast<double>(kMaxLitmusCandidates)) throw too_many_candidates();
   std::vector<std::vector<LocationChoice>> choices;
   for (Loc l = 0; l < locations; ++l)
-    choices.push_back(location_choices(p, model, l, prune, hooks));
+    choices.push_back(location_choices(p, model, l, spaces[l], prune, hooks));
   const auto orders = sc_orders(p, model);
 
   std::uint64_t total = orders.size();

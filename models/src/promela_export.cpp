@@ -119,8 +119,13 @@ void write_header(std::ostream& os, const PromelaSpec& spec) {
      << " * explorer checks. Do not edit: regenerate.\n *\n"
      << " * instance: " << to_string(i.layout) << " layout, " << i.tiles << " tiles, window "
      << i.window << ", " << i.launches << " launch" << (i.launches > 1 ? "es" : "") << ", resident "
-     << (i.resident ? std::to_string(i.resident) : std::string("all")) << ", progress "
-     << to_string(spec.progress) << "\n"
+     << (i.resident ? std::to_string(i.resident) : std::string("all"))
+     << (i.launches > 1 && p.reset == Reset::Epoch
+             ? ", launch " + std::to_string(i.wrap_launch) + " wraps"
+             : std::string())
+     << (persistent(p) ? ", " + std::to_string(blocks_for(p, i)) + " persistent blocks"
+                       : std::string())
+     << ", progress " << to_string(spec.progress) << "\n"
      << " * protocol: tile id " << to_string(p.tile_id) << ", publish "
      << to_string(publish_order_on(p, i.layout)) << " after " << to_string(p.publish_fence)
      << ", look-back " << to_string(p.lookback_order) << " then " << to_string(p.lookback_fence)
@@ -339,11 +344,12 @@ PromelaSpec promela_spec(const NamedVariant& v, const Settings& s) {
   i.window = s.window.value_or(kDefaultWindow);
   i.resident = s.resident.value_or(0);
   i.blocks = s.blocks.value_or(0);
-  // As check_variant: --wrap-launch only where it picks between two runs.
+  // As a check's runs: --wrap-launch only for two launches under the epoch
+  // reset (here the one instance must be such a run: --launches 2).
   if (s.wrap_launch && (i.launches != 2 || spec.protocol.reset != Reset::Epoch))
     throw std::invalid_argument(
-        std::string(v.name) +
-        ": --wrap-launch needs two launches under the epoch reset (see --launches)");
+        "--wrap-launch needs two launches under the epoch reset (see "
+        "--launches)");
   i.wrap_launch = s.wrap_launch.value_or(0);
   spec.progress = s.progress.value_or(v.claims);
   spec.check_wait_free = v.claims == Progress::Unfair;

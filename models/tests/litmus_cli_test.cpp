@@ -189,9 +189,9 @@ TEST_F(LitmusCli, WritesOfOneThreadHaveOneCoherenceOrder) {
   EXPECT_NE(out_.str().find("1 candidate executions"), std::string::npos) << out_.str();
 }
 
-// Two caps: candidates (checked by the axioms, about 60,000 a second) and one
-// location's choices before its filter (millions a second), each refused at
-// once, before anything is enumerated.
+// Two caps: candidates (checked by the axioms, about 60,000 a second) and the
+// locations' choices before their filters (about a million a second), each
+// refused at once, before anything is enumerated.
 TEST_F(LitmusCli, CandidatesAndLocationChoicesHaveTheirOwnCaps) {
   // Two threads write x and y three times each, two read each twice: each
   // location's choices are in the thousands, the candidates their product.
@@ -203,8 +203,22 @@ TEST_F(LitmusCli, CandidatesAndLocationChoicesHaveTheirOwnCaps) {
   // coherence orders times 10^6 sources.
   const std::string deep = stores_then_loads({"x"}, 3, 3, 2, 3, "exists (R0:r0 == 1)\n");
   EXPECT_EQ(run({"--litmus", write("deep.litmus", deep)}), kExitUsage);
-  EXPECT_NE(err_.str().find("more than 50000000 reads-from and coherence choices"),
+  EXPECT_NE(err_.str().find("more than 25000000 reads-from and coherence choices to filter"),
             std::string::npos)
+      << err_.str();
+  // The cap on choices covers every location together: x and y each have
+  // 3^15 (14.3M) choices, under it alone.
+  const std::string both = stores_then_loads({"x", "y"}, 1, 2, 1, 15, "exists (R0:r0 == 1)\n");
+  EXPECT_EQ(run({"--litmus", write("both.litmus", both)}), kExitUsage);
+  EXPECT_NE(err_.str().find("more than 25000000 reads-from and coherence choices to filter"),
+            std::string::npos)
+      << err_.str();
+  // Three threads of six writes to a location nobody reads: its 17M coherence
+  // orders all pass the filter, so they are refused as candidates at once,
+  // not after building four million of them.
+  const std::string unread = stores_then_loads({"x"}, 3, 6, 0, 0, "exists (x == 1)\n");
+  EXPECT_EQ(run({"--litmus", write("unread.litmus", unread)}), kExitUsage);
+  EXPECT_NE(err_.str().find("more than 4000000 candidate executions"), std::string::npos)
       << err_.str();
   // Four threads of an RMW and a load on one location: 9.4M choices before
   // the filter, 576 candidates after it. Checked (a 4M bound on the choices

@@ -225,7 +225,12 @@ TEST(PromelaExportCli, ErrorsExitTwoWithOneLine) {
   }
   const CliRun bad_path =
       cli({"--variant", "warp-lookback", "--emit-promela", "/nonexistent-dir/m.pml"});
-  EXPECT_EQ(bad_path.err, "lookback-check: cannot write /nonexistent-dir/m.pml\n");
+  EXPECT_EQ(bad_path.err,
+            "lookback-check: cannot write /nonexistent-dir/m.pml: No such file or directory\n");
+  // An instance the explorer refuses names the variant.
+  const CliRun refused =
+      cli({"--mutant", "split-value-overwritten", "--layout", "packed", "--emit-promela", "m.pml"});
+  EXPECT_EQ(refused.err.rfind("lookback-check: split-value-overwritten: ", 0), 0u) << refused.err;
 }
 
 }  // namespace

@@ -35,10 +35,11 @@ namespace lookback::model {
 // at roughly 60,000 a second (a 13-event test on one core), so the largest
 // test allowed takes about a minute, not hours.
 inline constexpr std::uint64_t kMaxLitmusCandidates = 4'000'000;
-// A location's reads-from and coherence choices are counted before its
-// filter, which drops most of them at millions a second: four threads of an
-// RMW and a load on one location have 9.4M choices and 576 candidates.
-inline constexpr std::uint64_t kMaxLocationChoices = 50'000'000;
+// Each location's reads-from and coherence choices are enumerated before its
+// filter drops most of them (four threads of an RMW and a load on one
+// location: 9.4M choices, 576 candidates); their sum over the locations is
+// bounded too, at about a million a second.
+inline constexpr std::uint64_t kMaxLocationChoices = 25'000'000;
 
 // The events of thread `t`, in program order, rf and values unset.
 std::vector<Event> litmus_events(const LitmusTest& test, int t);
@@ -48,14 +49,14 @@ struct CandidateHooks {
   // Once, before the first visit: the number of candidates.
   std::function<void(std::uint64_t total)> on_total;
   // Every 65,536 choices of one location enumerated before its filter (up to
-  // kMaxLocationChoices of them, at millions a second): the location, how
-  // many so far, how many in all.
+  // kMaxLocationChoices over all locations): the location, how many so far,
+  // how many in all.
   std::function<void(Loc, std::uint64_t done, std::uint64_t total)> on_choices;
 };
 
 // Calls `visit` once per candidate (rf set, values not computed). Throws
 // std::runtime_error when there would be more than kMaxLitmusCandidates, or
-// more than kMaxLocationChoices for one location. `prune = false` skips the
+// more than kMaxLocationChoices to filter over all locations. `prune = false` skips the
 // per-location filter (tests use it to check Derived alone).
 void for_each_candidate(const LitmusTest& test, MemoryModel model,
                         const std::function<void(const ExecutionGraph&)>& visit, bool prune = true,
