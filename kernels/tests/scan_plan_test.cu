@@ -88,6 +88,58 @@ void many_launches() {
   }
 }
 
+// A plan's storage lives on the device of its init(): a scan on another
+// device is refused (cudaErrorInvalidDevice, nothing launched) by every tier
+// of the default plan, and the plan still scans on its own device. Needs two
+// GPUs (the refusal itself is checked without any: scan_validation_test).
+TEST(ScanPlan, RefusesADeviceOtherThanItsInit) {
+  LOOKBACK_REQUIRE_GPU();
+  int count = 0;
+  LOOKBACK_CUDA_OK(cudaGetDeviceCount(&count));
+  if (count < 2) GTEST_SKIP() << "needs two CUDA devices, found " << count;
+  using T = std::uint32_t;
+  // One size per tier of the u32 default: small tiles, 224 x 44, pipelined.
+  const std::vector<std::int64_t> sizes = {1000, (1 << 20) + 5, (1 << 23) + 5};
+  const std::int64_t capacity = sizes.back();
+  const std::vector<T> in = lt::make_input<T>(capacity, 31);
+  LOOKBACK_CUDA_OK(cudaSetDevice(0));
+  lookback::ScanPlan<T> plan;
+  ASSERT_EQ(plan.init(capacity), cudaSuccess) << lookback::last_error_message();
+  EXPECT_EQ(plan.small_plan().device(), 0);
+  auto scan_on = [&](int device, std::int64_t n, std::vector<T>& got) {
+    LOOKBACK_CUDA_OK(cudaSetDevice(device));
+    lt::DeviceBuffer<T> a(n), b(n);
+    ASSERT_TRUE(a && b);
+    LOOKBACK_CUDA_OK(cudaMemcpy(a.get(), in.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+    LOOKBACK_CUDA_OK(cudaMemset(b.get(), 0, n * sizeof(T)));
+    const cudaError_t e = plan.InclusiveSum(a.get(), b.get(), n);
+    got.assign(n, 1);
+    LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), b.get(), n * sizeof(T), cudaMemcpyDeviceToHost));
+    if (device == 0) {
+      ASSERT_EQ(e, cudaSuccess) << lookback::last_error_message();
+    } else {
+      EXPECT_EQ(e, cudaErrorInvalidDevice) << n;
+      EXPECT_NE(std::string(lookback::last_error_message())
+                    .find("initialised on device 0 used "
+                          "on device 1"),
+                std::string::npos)
+          << lookback::last_error_message();
+    }
+  };
+  for (const std::int64_t n : sizes) {
+    std::vector<T> got;
+    scan_on(1, n, got);
+    EXPECT_TRUE(std::all_of(got.begin(), got.end(), [](T v) { return v == 0; }))
+        << "a refused scan launched, n = " << n;
+    scan_on(0, n, got);
+    const std::vector<T> head(in.begin(), in.begin() + n);
+    EXPECT_TRUE(lt::equal_exactly(lt::reference_scan(head, Kind::Inclusive), got,
+                                  lt::tile_items_for<lookback::DefaultConfig<T>, T>(n)))
+        << n;
+  }
+  LOOKBACK_CUDA_OK(cudaSetDevice(0));
+}
+
 }  // namespace
 
 #define LOOKBACK_PLAN_TESTS(Name, Cfg)                      \
