@@ -374,11 +374,11 @@ void for_each_candidate(const LitmusTest& test, MemoryModel model,
                         const CandidateHooks& hooks) {
   const Program p = program_of(test);
   const int locations = test.locations();
-  // Every location's choices are enumerated before its filter: their sum is
-  // bounded before any is.
-  // A location nobody reads keeps every coherence order built (they agree
-  // with po-loc, and there is nothing else to filter), so those counts are
-  // exact factors of the candidates' and can refuse a test at once.
+  // Every location's choices are enumerated before its filter, so their sum
+  // is bounded before any is. A location nobody reads keeps every coherence
+  // order built (they agree with po-loc, and there is nothing else to
+  // filter): its count is an exact factor of the candidates' and can refuse
+  // a test at once.
   std::vector<LocationSpace> spaces;
   double all_choices = 0, unread_factor = 1;
   for (Loc l = 0; l < locations; ++l) {
