@@ -190,7 +190,7 @@ TEST_F(LitmusCli, WritesOfOneThreadHaveOneCoherenceOrder) {
 }
 
 // Two caps: candidates (checked by the axioms, about 60,000 a second) and the
-// locations' choices before their filters (about a million a second), each
+// locations' choices before their filters (millions a second), each
 // refused at once, before anything is enumerated.
 TEST_F(LitmusCli, CandidatesAndLocationChoicesHaveTheirOwnCaps) {
   // Two threads write x and y three times each, two read each twice: each
