@@ -347,9 +347,7 @@ PromelaSpec promela_spec(const NamedVariant& v, const Settings& s) {
   // As a check's runs: --wrap-launch only for two launches under the epoch
   // reset (here the one instance must be such a run: --launches 2).
   if (s.wrap_launch && (i.launches != 2 || spec.protocol.reset != Reset::Epoch))
-    throw std::invalid_argument(
-        "--wrap-launch needs two launches under the epoch reset (see "
-        "--launches)");
+    throw std::invalid_argument("--wrap-launch needs two launches under the epoch reset");
   i.wrap_launch = s.wrap_launch.value_or(0);
   spec.progress = s.progress.value_or(v.claims);
   spec.check_wait_free = v.claims == Progress::Unfair;
