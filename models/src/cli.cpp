@@ -303,7 +303,7 @@ std::string instance_text(const InstanceRun& r) {
      << r.instance.window << ", " << r.instance.launches << " launch"
      << (r.instance.launches > 1 ? "es" : "") << ", " << to_string(r.model) << ", progress "
      << to_string(r.progress);
-  if (r.instance.launches > 1 && r.protocol.reset == protocol::Reset::Epoch)
+  if (has_wrap_launch(r.protocol, r.instance.launches))
     os << ", launch " << r.instance.wrap_launch << " wraps";
   if (r.instance.resident) os << ", resident " << r.instance.resident;
   if (protocol::persistent(r.protocol))

@@ -120,9 +120,8 @@ void write_header(std::ostream& os, const PromelaSpec& spec) {
      << " * instance: " << to_string(i.layout) << " layout, " << i.tiles << " tiles, window "
      << i.window << ", " << i.launches << " launch" << (i.launches > 1 ? "es" : "") << ", resident "
      << (i.resident ? std::to_string(i.resident) : std::string("all"))
-     << (i.launches > 1 && p.reset == Reset::Epoch
-             ? ", launch " + std::to_string(i.wrap_launch) + " wraps"
-             : std::string())
+     << (has_wrap_launch(p, i.launches) ? ", launch " + std::to_string(i.wrap_launch) + " wraps"
+                                        : std::string())
      << (persistent(p) ? ", " + std::to_string(blocks_for(p, i)) + " persistent blocks"
                        : std::string())
      << ", progress " << to_string(spec.progress) << "\n"
@@ -346,7 +345,7 @@ PromelaSpec promela_spec(const NamedVariant& v, const Settings& s) {
   i.blocks = s.blocks.value_or(0);
   // As a check's runs: --wrap-launch only for two launches under the epoch
   // reset (here the one instance must be such a run: --launches 2).
-  if (s.wrap_launch && (i.launches != 2 || spec.protocol.reset != Reset::Epoch))
+  if (s.wrap_launch && !has_wrap_launch(spec.protocol, i.launches))
     throw std::invalid_argument("--wrap-launch needs two launches under the epoch reset");
   i.wrap_launch = s.wrap_launch.value_or(0);
   spec.progress = s.progress.value_or(v.claims);

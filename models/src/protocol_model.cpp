@@ -360,8 +360,12 @@ std::uint32_t first_epoch(const Protocol& p, const Instance& inst) {
   return (mask & kEpochMask) - static_cast<std::uint32_t>(inst.wrap_launch);
 }
 
+bool has_wrap_launch(const Protocol& p, int launches) {
+  return launches == 2 && p.reset == Reset::Epoch;
+}
+
 std::vector<int> wrap_launches(const Protocol& p, int launches) {
-  if (launches == 2 && p.reset == Reset::Epoch && p.epoch_bits >= 2) return {0, 1};
+  if (has_wrap_launch(p, launches) && p.epoch_bits >= 2) return {0, 1};
   return {0};
 }
 
@@ -388,7 +392,7 @@ System build_protocol_system(const Protocol& p, const Instance& inst) {
   if (inst.blocks < 0 || inst.blocks > inst.tiles)
     throw std::invalid_argument("--blocks must be in 1..tiles");
   if (inst.wrap_launch < 0 || inst.wrap_launch > 1 ||
-      (inst.wrap_launch == 1 && (inst.launches != 2 || p.reset != Reset::Epoch)))
+      (inst.wrap_launch == 1 && !has_wrap_launch(p, inst.launches)))
     throw std::invalid_argument("--wrap-launch 1 needs two launches under the epoch reset");
   if (!epoch_fits_tag(p))
     throw std::invalid_argument("an epoch reset's epoch_bits must be in 1.." +

@@ -76,7 +76,7 @@ namespace {
 std::string run_label(const NamedVariant& v, const Protocol& p, const Instance& inst) {
   std::string s = std::string(v.name) + " (" + to_string(inst.layout) + ", " +
                   std::to_string(inst.launches) + " launch" + (inst.launches > 1 ? "es" : "");
-  if (inst.launches > 1 && p.reset == Reset::Epoch)
+  if (has_wrap_launch(p, inst.launches))
     s += ", launch " + std::to_string(inst.wrap_launch) + " wraps";
   return s + ")";
 }
@@ -116,8 +116,7 @@ std::vector<InstanceRun> plan_variant(const NamedVariant& v, const Settings& s,
   bool wrap_chosen = false;
   auto wrap_launches_of = [&](int launches) -> std::vector<int> {
     const bool choice = wrap_launches(p, launches).size() > 1;
-    if (!s.wrap_launch || launches != 2 || p.reset != Reset::Epoch ||
-        (wrap_launch_where_it_fits && !choice))
+    if (!s.wrap_launch || !has_wrap_launch(p, launches) || (wrap_launch_where_it_fits && !choice))
       return wrap_launches(p, launches);
     wrap_chosen = true;
     return {*s.wrap_launch};

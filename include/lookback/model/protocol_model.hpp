@@ -52,6 +52,10 @@ struct Instance {
 // The launch epoch the first launch of `inst` runs in.
 std::uint32_t first_epoch(const protocol::Protocol& p, const Instance& inst);
 
+// Whether `launches` launches of `p` have a launch whose epoch wraps
+// (Instance::wrap_launch names it): two launches under the epoch reset.
+bool has_wrap_launch(const protocol::Protocol& p, int launches);
+
 // The values of Instance::wrap_launch worth checking for `launches`
 // launches of `p`: both under the epoch reset with an epoch of at least 2
 // bits (each hand-over, the last drawer's and a wrapping launch's last
