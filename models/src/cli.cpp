@@ -170,6 +170,14 @@ Options parse(const std::vector<std::string>& args) {
         throw UsageError(a + " needs a value, not the option '" + args[i + 1] + "'");
       return args[++i];
     };
+    // A file the option writes. '-' would make a file named '-' (stdout
+    // carries the verdict), and an empty name would leave the option unread.
+    auto file_value = [&]() -> std::string {
+      std::string file = value();
+      if (file.empty()) throw UsageError(a + " needs a file name");
+      if (file == "-") throw UsageError(a + " writes a file: '-' is not stdout here");
+      return file;
+    };
     const bool mode_flag = a == "--list" || a == "--all" || a == "--variant" || a == "--mutant" ||
                            a == "--litmus" || a == "--litmus-suite";
     if (a.rfind("--", 0) == 0 && a != "--help" && !mode_flag) {
@@ -231,9 +239,9 @@ Options parse(const std::vector<std::string>& args) {
     else if (a == "--quiet")
       o.quiet = true;
     else if (a == "--dot")
-      o.dot = value();
+      o.dot = file_value();
     else if (a == "--emit-promela")
-      o.promela = value();
+      o.promela = file_value();
     else
       throw UsageError("unknown option '" + a + "'");
   }
