@@ -29,8 +29,10 @@
 //    launch's last ticket advances the epoch and resets the ticket, and when
 //    the epoch wraps the last block to finish clears all descriptors first
 //    (launch_state.cuh). After a launch that reported an error the storage
-//    is zeroed again. Use a plan from one stream (launches on it must not
-//    overlap).
+//    is zeroed again. Launches on one plan must not overlap (use it from one
+//    stream, or order the streams): two at once draw tickets from one word,
+//    and a block that draws another launch's ticket leaves a tile its
+//    successors wait for forever.
 //
 // Variants and tuning are chosen by a configuration type (device/config.hpp):
 // lookback::WarpLookback, lookback::Coarsened, lookback::Pipelined,
@@ -262,8 +264,10 @@ class ScanPlan {
                                       device::descriptor_shape<kProtocol, T>());
   }
 
-  // Allocates zeroed storage for scans of up to max_items items (stream
-  // ordered: use the plan on `stream`, or synchronize first).
+  // Allocates storage for scans of up to max_items items and zeroes it on
+  // `stream`, then waits for that stream: the storage is ready for a scan on
+  // any stream when init() returns (a scan on another stream could
+  // otherwise run before the zeroing, on whatever the allocation held).
   // An invalid capacity leaves the plan as it was; a failed allocation or
   // zeroing leaves it empty (as if default-constructed).
   cudaError_t init(std::int64_t max_items, cudaStream_t stream = 0) {
@@ -278,7 +282,9 @@ class ScanPlan {
       storage_ = nullptr;
       return detail::fail_cuda(e, "ScanPlan allocation");
     }
-    if (cudaError_t e = cudaMemsetAsync(storage_, 0, bytes, stream); e != cudaSuccess) {
+    cudaError_t e = cudaMemsetAsync(storage_, 0, bytes, stream);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
+    if (e != cudaSuccess) {
       ScanPlan().swap(*this);
       return detail::fail_cuda(e, "ScanPlan zeroing");
     }

@@ -195,4 +195,40 @@ TEST(ScanDefault, OneQueryAboveTheSwitchServesTheSmallHalfWithSmallerTiles) {
   one_query_serves_all<SmallTilesFirst>(300001, {300001, 300000, 299999, 1000});
 }
 
+// A failed CUDA call whose error the caller has not read yet is not the
+// scan's: the scan (on each tier) runs and succeeds, and the caller's error
+// is still pending for the caller. cudaMalloc's out-of-memory error is not
+// sticky, so the context stays usable.
+TEST(ScanDefault, AnEarlierFailedCallIsNotTheScans) {
+  LOOKBACK_REQUIRE_GPU();
+  using T = std::uint32_t;
+  using Cfg = lookback::DefaultConfig<T>;
+  constexpr std::int64_t share = Cfg::max_small_items<T>();
+  constexpr std::int64_t middle = Cfg::large::max_small_items<T>();
+  for (const std::int64_t n : {std::int64_t{1000}, share + 1, middle + 1}) {
+    SCOPED_TRACE(testing::Message() << "n = " << n);
+    const std::vector<T>& in = lt::cached_input<T>(n);
+    const std::vector<T>& want = lt::cached_reference<T>(n, Kind::Inclusive);
+    const auto count = static_cast<std::size_t>(n);
+    lt::DeviceBuffer<T> d_in(count), d_out(count);
+    ASSERT_TRUE(d_in && d_out);
+    LOOKBACK_CUDA_OK(cudaMemcpy(d_in.get(), in.data(), count * sizeof(T), cudaMemcpyHostToDevice));
+    std::size_t bytes = 0;
+    ASSERT_EQ(lt::device_scan<Cfg>(nullptr, bytes, d_in.get(), d_out.get(), n, Kind::Inclusive),
+              cudaSuccess);
+    lt::DeviceBuffer<unsigned char> temp(bytes);
+    ASSERT_TRUE(temp);
+    void* too_much = nullptr;
+    ASSERT_EQ(cudaMalloc(&too_much, std::size_t{1} << 60), cudaErrorMemoryAllocation);
+    EXPECT_EQ(lt::device_scan<Cfg>(temp.get(), bytes, d_in.get(), d_out.get(), n, Kind::Inclusive),
+              cudaSuccess)
+        << lookback::last_error_message();
+    EXPECT_EQ(cudaGetLastError(), cudaErrorMemoryAllocation) << "the caller's error was consumed";
+    std::vector<T> got(count);
+    LOOKBACK_CUDA_OK(
+        cudaMemcpy(got.data(), d_out.get(), count * sizeof(T), cudaMemcpyDeviceToHost));
+    EXPECT_TRUE(lt::equal_exactly(want, got, lt::tile_items_for<Cfg, T>(n)));
+  }
+}
+
 }  // namespace

@@ -337,6 +337,45 @@ TEST(ScanPlan, DefaultPlanHoldsNoStorageForTiersBeyondItsCapacity) {
   EXPECT_EQ(plan.capacity(), 1000);
 }
 
+// Holds the stream it runs on for about `cycles` clock cycles, and ends.
+__global__ void hold_stream(long long cycles) {
+  const long long start = clock64();
+  while (clock64() - start < cycles)
+    __nanosleep(1000);
+}
+
+// init() waits for its zeroing: when it returns, a scan on another stream
+// finds the storage zeroed, though init's own stream was busy (without the
+// wait, that scan ran before the zeroing, on whatever the allocation held:
+// a stale ticket fails every block of an unchecked scan, which then returns
+// cudaSuccess with nothing written).
+TEST(ScanPlan, InitReturnsWithItsStorageZeroed) {
+  LOOKBACK_REQUIRE_GPU();
+  using T = std::uint32_t;
+  const std::int64_t n = (1 << 20) + 17;
+  const std::vector<T> in = lt::make_input<T>(n, 37);
+  lt::DeviceBuffer<T> a(n), b(n);
+  ASSERT_TRUE(a && b);
+  LOOKBACK_CUDA_OK(cudaMemcpy(a.get(), in.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+  cudaStream_t busy = nullptr, other = nullptr;
+  LOOKBACK_CUDA_OK(cudaStreamCreateWithFlags(&busy, cudaStreamNonBlocking));
+  LOOKBACK_CUDA_OK(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking));
+  hold_stream<<<1, 1, 0, busy>>>(200'000'000);  // about 0.1 s
+  LOOKBACK_CUDA_OK(cudaGetLastError());
+  lookback::ScanPlan<T> plan;
+  ASSERT_EQ(plan.init(n, busy), cudaSuccess) << lookback::last_error_message();
+  EXPECT_EQ(cudaStreamQuery(busy), cudaSuccess) << "init() returned before its zeroing ran";
+  ASSERT_EQ(plan.InclusiveSum(a.get(), b.get(), n, other), cudaSuccess)
+      << lookback::last_error_message();
+  LOOKBACK_CUDA_OK(cudaStreamSynchronize(other));
+  std::vector<T> got(n);
+  LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), b.get(), n * sizeof(T), cudaMemcpyDeviceToHost));
+  EXPECT_TRUE(lt::equal_exactly(lt::reference_scan(in, Kind::Inclusive), got,
+                                lt::tile_items_for<lookback::DefaultConfig<T>, T>(n)));
+  LOOKBACK_CUDA_OK(cudaStreamDestroy(busy));
+  LOOKBACK_CUDA_OK(cudaStreamDestroy(other));
+}
+
 // An init() that is refused (a negative capacity, or one past what the
 // configuration takes) leaves the plan as it was: its storage, capacity and
 // scans.

@@ -80,8 +80,8 @@ template <class Cfg>
 bool picks_wide_here() {
   double gbps = 0.0;
   if (current_dram_gbps_per_sm(gbps) != cudaSuccess) {
-    // Leave no error behind for a later cudaGetLastError() (the launch's
-    // check) to mistake for its own.
+    // The scan goes on with the base half: leave no error behind for the
+    // caller's next cudaGetLastError() to take for the scan's.
     (void)cudaGetLastError();
     return false;
   }

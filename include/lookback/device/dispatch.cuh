@@ -7,7 +7,7 @@
 // ScanPlan (device_scan.cuh) are thin layers over it.
 #pragma once
 
-#include <cuda_runtime_api.h>
+#include <cuda_runtime.h>  // cudaLaunchKernelEx (the C++ overload)
 
 #include <algorithm>
 #include <atomic>
@@ -108,8 +108,15 @@ cudaError_t launch(typename Agent::Params params, cudaStream_t stream) {
                                                 params.num_items, Agent::kTileItems);
     }
   }
-  device::scan_kernel<Agent><<<grid, Agent::kThreads, 0, stream>>>(params);
-  const cudaError_t e = cudaGetLastError();
+  // cudaLaunchKernelEx returns this launch's own error. A triple-chevron
+  // launch read back with cudaGetLastError() would take an earlier failed
+  // call's pending error (one the caller has not read yet) for the launch's,
+  // fail a scan that ran, and consume the caller's error.
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(grid);
+  config.blockDim = dim3(Agent::kThreads);
+  config.stream = stream;
+  const cudaError_t e = cudaLaunchKernelEx(&config, device::scan_kernel<Agent>, params);
   return e == cudaSuccess ? succeed() : fail_cuda(e, "scan kernel launch");
 }
 
