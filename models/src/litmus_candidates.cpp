@@ -1,8 +1,12 @@
 #include "lookback/model/litmus_candidates.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
+
+#include "lookback/model/relation.hpp"
 
 namespace lookback::model {
 
@@ -49,6 +53,33 @@ struct Ref {
 struct LocationChoice {
   std::vector<int> co;  // writes (indices into Program::refs), coherence order
   std::vector<int> rf;  // per read of the location: a write index, or -1 = init
+};
+
+// The choices of one location that passed its filter, kept flat, a byte an
+// index: each is the location's co, then its rf. A litmus test has at most
+// kMaxEvents events, so every index fits. Up to kMaxLitmusCandidates choices
+// are kept before a test is refused: as vectors they took about 170 bytes
+// each (0.7 GB), here one byte per write and read of the location.
+class LocationChoices {
+ public:
+  static_assert(kMaxEvents <= 128, "write indices must fit in a signed byte");
+  LocationChoices(std::size_t writes, std::size_t reads)
+      : writes_(writes), stride_(writes + reads) {}
+  void push(const LocationChoice& c) {
+    for (const auto* part : {&c.co, &c.rf})
+      for (int index : *part)
+        bytes_.push_back(static_cast<std::int8_t>(index));
+    ++count_;
+  }
+  std::size_t size() const { return count_; }
+  bool empty() const { return count_ == 0; }
+  // Choice i's k-th write in coherence order; the source of its k-th read.
+  int co(std::size_t i, std::size_t k) const { return bytes_[i * stride_ + k]; }
+  int rf(std::size_t i, std::size_t k) const { return bytes_[i * stride_ + writes_ + k]; }
+
+ private:
+  std::size_t writes_, stride_, count_ = 0;
+  std::vector<std::int8_t> bytes_;
 };
 
 // The program's events with the facts the per-location filters need.
@@ -269,13 +300,12 @@ LocationSpace location_space(const Program& p, Loc l, bool prune) {
 
 // The choices of location `l` that pass its filter (all of them without
 // pruning), enumerated from `space` one at a time.
-std::vector<LocationChoice> location_choices(const Program& p, MemoryModel m, Loc l,
-                                             const LocationSpace& space, bool prune,
-                                             const CandidateHooks& hooks) {
+LocationChoices location_choices(const Program& p, MemoryModel m, Loc l, const LocationSpace& space,
+                                 bool prune, const CandidateHooks& hooks) {
   const auto& writes = p.writes[l];
   const auto& reads = p.reads[l];
   const LocationFilter filter(p, m, l);
-  std::vector<LocationChoice> out;
+  LocationChoices out(writes.size(), reads.size());
   LocationChoice c;
   const auto total = static_cast<std::uint64_t>(space.choices());
   std::uint64_t done = 0;
@@ -292,7 +322,7 @@ std::vector<LocationChoice> location_choices(const Program& p, MemoryModel m, Lo
         // Every location has a choice (the program has an SC execution), so
         // one location's choices bound the candidates from below.
         if (out.size() == kMaxLitmusCandidates) throw too_many_candidates();
-        out.push_back(c);
+        out.push(c);
       }
       std::size_t k = 0;
       while (k < reads.size() && ++c.rf[k] == static_cast<int>(writes.size()))
@@ -390,7 +420,7 @@ void for_each_candidate(const LitmusTest& test, MemoryModel model,
     throw std::runtime_error("more than " + std::to_string(kMaxLocationChoices) +
                              " reads-from and coherence choices to filter: make the test smaller");
   if (unread_factor > static_cast<double>(kMaxLitmusCandidates)) throw too_many_candidates();
-  std::vector<std::vector<LocationChoice>> choices;
+  std::vector<LocationChoices> choices;
   for (Loc l = 0; l < locations; ++l)
     choices.push_back(location_choices(p, model, l, spaces[l], prune, hooks));
   const auto orders = sc_orders(p, model);
@@ -420,9 +450,9 @@ void for_each_candidate(const LitmusTest& test, MemoryModel model,
       // rank[id]: position of write id in its location's chosen coherence order.
       std::vector<int> rank(p.refs.size(), -1);
       for (Loc l = 0; l < locations; ++l) {
-        const auto& co = choices[l][pick[l]].co;
-        for (std::size_t k = 0; k < co.size(); ++k)
-          rank[static_cast<std::size_t>(p.writes[l][static_cast<std::size_t>(co[k])])] =
+        for (std::size_t k = 0; k < p.writes[l].size(); ++k)
+          rank[static_cast<std::size_t>(
+              p.writes[l][static_cast<std::size_t>(choices[l].co(pick[l], k))])] =
               static_cast<int>(k);
       }
       for (int id : order) {
@@ -438,9 +468,8 @@ void for_each_candidate(const LitmusTest& test, MemoryModel model,
         pid.push_back(id);
       }
       for (Loc l = 0; l < locations; ++l) {
-        const auto& c = choices[l][pick[l]];
         for (std::size_t k = 0; k < p.reads[l].size(); ++k) {
-          const int src = c.rf[k];
+          const int src = choices[l].rf(pick[l], k);
           g.event(gid[static_cast<std::size_t>(p.reads[l][k])]).rf =
               src < 0 ? kInit
                       : gid[static_cast<std::size_t>(p.writes[l][static_cast<std::size_t>(src)])];
