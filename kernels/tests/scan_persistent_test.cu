@@ -110,7 +110,7 @@ TEST(ScanPersistent, ManyLaunchesOfChangingGridsOnOnePlan) {
                     100 + round);
 }
 
-// A ticket left at a stale value is reported (cudaErrorLaunchFailure, the
+// A ticket left at a stale value is reported (cudaErrorIllegalState, the
 // message says why), never a silent partial scan or a hang, for persistent
 // blocks and for one block per tile; the same storage then scans correctly.
 template <class C>
@@ -137,7 +137,7 @@ void stale_ticket_is_reported() {
   options.check_errors = true;
   const cudaError_t e = lookback::detail::scan_with_protocol<C, kP, false>(
       temp.get(), bytes, a.get(), b.get(), n, lookback::Sum{}, 0u, 0, options);
-  EXPECT_EQ(e, cudaErrorLaunchFailure) << lookback::last_error_message();
+  EXPECT_EQ(e, cudaErrorIllegalState) << lookback::last_error_message();
   EXPECT_NE(std::string(lookback::last_error_message()).find("the ticket was not reset"),
             std::string::npos)
       << lookback::last_error_message();

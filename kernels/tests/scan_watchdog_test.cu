@@ -29,7 +29,7 @@ TEST(ScanWatchdog, NonTerminatingProtocolReturnsTimeout) {
   options.check_errors = true;
   const cudaError_t e = lookback::detail::scan_with_protocol<lookback::Coarsened, kMutant, false>(
       temp.get(), bytes, a.get(), b.get(), n, lookback::Sum{}, 0u, 0, options);
-  EXPECT_EQ(e, cudaErrorLaunchTimeout);
+  EXPECT_EQ(e, cudaErrorTimeout);
   EXPECT_NE(std::string(lookback::last_error_message()).find("watchdog"), std::string::npos)
       << lookback::last_error_message();
   LOOKBACK_CUDA_OK(cudaDeviceSynchronize());  // the context is still usable
@@ -101,7 +101,7 @@ void gives_up_and_hands_over(std::uint32_t start_epoch) {
 
   LOOKBACK_CUDA_OK(cudaMemset(&header->error, 0, 2 * sizeof(std::uint32_t)));
   options.check_errors = true;
-  EXPECT_EQ(scan(Mutant{}, options, bytes, temp.get()), cudaErrorLaunchTimeout);
+  EXPECT_EQ(scan(Mutant{}, options, bytes, temp.get()), cudaErrorTimeout);
   h = read_header();
   EXPECT_EQ(h.error, 0u);
   EXPECT_EQ(h.draw, 0u);  // zeroed as when created

@@ -350,7 +350,7 @@ using Instrumented =
 // Run-time options of one call.
 struct Options {
   // Every wait loop gives up after this many rounds (0: never) and the call
-  // returns cudaErrorLaunchTimeout. Test and stress builds default to a bound.
+  // returns cudaErrorTimeout. Test and stress builds default to a bound.
   // Needs check_errors: DeviceScan and ScanPlan refuse a bound without it
   // (validate_watchdog), since only a checked call can report an expiry.
   std::uint32_t watchdog_rounds = LOOKBACK_DEFAULT_WATCHDOG_ROUNDS;

@@ -147,15 +147,19 @@ inline cudaError_t check_device_error(device::Header* h, cudaStream_t stream,
     e = cudaMemsetAsync(&h->error, 0, sizeof words, stream);
   }
   if (e != cudaSuccess) return fail_cuda(e, "clearing the error flag");
+  // The context is healthy after either error, so neither is reported with a
+  // code CUDA documents as leaving it unusable (cudaErrorLaunchTimeout,
+  // cudaErrorLaunchFailure): a caller that classifies errors by code would
+  // tear down a working context.
   const auto code = static_cast<device::DeviceError>(words[0]);
   if (code == device::DeviceError::WatchdogExpired)
-    return fail(cudaErrorLaunchTimeout,
+    return fail(cudaErrorTimeout,
                 "watchdog: tile " + std::to_string(words[1]) + " waited more than " +
                     std::to_string(watchdog) +
                     " look-back rounds; the kernel gave up and the output is invalid");
   if (code == device::DeviceError::TicketOverflow)
-    return fail(cudaErrorLaunchFailure, "a block drew tile id " + std::to_string(words[1]) +
-                                            " past the last tile: the ticket was not reset");
+    return fail(cudaErrorIllegalState, "a block drew tile id " + std::to_string(words[1]) +
+                                           " past the last tile: the ticket was not reset");
   return fail(cudaErrorUnknown, "kernel error code " + std::to_string(words[0]));
 }
 
@@ -213,7 +217,7 @@ cudaError_t scan_with_protocol(void* d_temp, std::size_t& temp_bytes, const T* i
       return fail(cudaErrorInvalidValue,
                   "Options::allow_vector = false needs a configuration with a scalar path; this "
                   "one has none");
-    return fail(cudaErrorMisalignedAddress,
+    return fail(cudaErrorInvalidValue,
                 "this configuration has no scalar path: d_in and d_out must be " +
                     std::to_string(Vector::kAlign) + "-byte aligned");
   }

@@ -45,10 +45,10 @@ inline cudaError_t validate(const ScanArguments& a) {
   const auto in = reinterpret_cast<std::uintptr_t>(a.in);
   const auto out = reinterpret_cast<std::uintptr_t>(a.out);
   if (in % a.item_align != 0)
-    return fail(cudaErrorMisalignedAddress,
+    return fail(cudaErrorInvalidValue,
                 "d_in is not aligned to alignof(T) = " + to_string(a.item_align));
   if (out % a.item_align != 0)
-    return fail(cudaErrorMisalignedAddress,
+    return fail(cudaErrorInvalidValue,
                 "d_out is not aligned to alignof(T) = " + to_string(a.item_align));
   const auto bytes = static_cast<std::uintptr_t>(a.num_items) * a.item_bytes;
   if (in != out && ranges_overlap(in, bytes, out, bytes))
