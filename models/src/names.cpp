@@ -15,7 +15,10 @@ std::string to_string(const Interval& iv) {
     case Interval::Kind::Range:
       break;
   }
-  std::string s = "[" + std::to_string(iv.lo);
+  // Appended, not "[" + std::to_string(...): GCC 12 warns falsely
+  // (-Wrestrict) on a literal plus a temporary string at -O3.
+  std::string s = "[";
+  s += std::to_string(iv.lo);
   if (iv.hi != iv.lo) s += ".." + std::to_string(iv.hi);
   s += "]";
   if (iv.launch < 0)

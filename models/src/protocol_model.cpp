@@ -497,8 +497,10 @@ System build_protocol_system(const Protocol& p, const Instance& inst) {
     const int blocks = persistent(p) ? std::min(tiles_of[l], blocks_for(p, inst)) : tiles_of[l];
     for (int b = 0; b < blocks; ++b) {
       const int thread = static_cast<int>(sys.threads.size());
-      const std::string name = (inst.launches > 1 ? "L" + std::to_string(l) + "." : std::string()) +
-                               "block " + std::to_string(b);
+      // Appended (names.cpp says why).
+      std::string name;
+      if (inst.launches > 1) name.append("L").append(std::to_string(l)).append(".");
+      name += "block " + std::to_string(b);
       sys.threads.push_back({name, thread, 2 * l});
       // With ticket tile ids a block's program does not depend on its index:
       // the blocks of one launch are interchangeable.
