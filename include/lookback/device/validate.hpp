@@ -44,6 +44,8 @@ inline cudaError_t validate(const ScanArguments& a) {
   if (a.out == nullptr) return fail(cudaErrorInvalidValue, "d_out is null and num_items > 0");
   const auto in = reinterpret_cast<std::uintptr_t>(a.in);
   const auto out = reinterpret_cast<std::uintptr_t>(a.out);
+  // A bad argument, so cudaErrorInvalidValue: cudaErrorMisalignedAddress
+  // means a device-side fault that has ended the context.
   if (in % a.item_align != 0)
     return fail(cudaErrorInvalidValue,
                 "d_in is not aligned to alignof(T) = " + to_string(a.item_align));
