@@ -5,8 +5,14 @@
 // layout: 64-bit packed (u32), 128-bit packed (f64, Affine), split (the
 // 12-byte Wide12, and u32 / f64 with the split layout forced), whose tags,
 // aggregates and inclusive values lie in separate arrays placed by the
-// plan's capacity, the same for launches of every size.
+// plan's capacity, the same for launches of every size. A plan's (and the
+// stateless API's) scan captured into a CUDA graph and replayed; a stream of
+// another GPU refused.
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
 
 #include "scan_test_util.hpp"
 
@@ -138,6 +144,186 @@ TEST(ScanPlan, RefusesADeviceOtherThanItsInit) {
         << n;
   }
   LOOKBACK_CUDA_OK(cudaSetDevice(0));
+}
+
+// CUDA runs a kernel on its stream's device, so a scan given a stream of
+// another GPU would run there on this one's pointers (an illegal address,
+// which ends the context). A plan on its own (the current) device and the
+// stateless API refuse such a stream (cudaErrorInvalidDevice, every tier of
+// the default), no CUDA call fails and nothing is written; the plan and the
+// temp storage then scan on a stream of their device. Needs two GPUs.
+TEST(ScanPlan, RefusesAStreamOfAnotherDevice) {
+  LOOKBACK_REQUIRE_GPU();
+  int count = 0;
+  LOOKBACK_CUDA_OK(cudaGetDeviceCount(&count));
+  if (count < 2) GTEST_SKIP() << "needs two CUDA devices, found " << count;
+  using T = std::uint32_t;
+  // One size per tier of the u32 default: small tiles, 224 x 44, pipelined.
+  const std::vector<std::int64_t> sizes = {1000, (1 << 20) + 5, (1 << 23) + 5};
+  const std::int64_t capacity = sizes.back();
+  const std::vector<T> in = lt::make_input<T>(capacity, 37);
+  LOOKBACK_CUDA_OK(cudaSetDevice(1));
+  cudaStream_t other = nullptr;
+  LOOKBACK_CUDA_OK(cudaStreamCreate(&other));
+  LOOKBACK_CUDA_OK(cudaSetDevice(0));
+  cudaStream_t own = nullptr;
+  LOOKBACK_CUDA_OK(cudaStreamCreate(&own));
+  lookback::ScanPlan<T> plan;
+  ASSERT_EQ(plan.init(capacity), cudaSuccess) << lookback::last_error_message();
+  std::size_t temp_bytes = 0;
+  ASSERT_EQ(lookback::DeviceScan::InclusiveSum(nullptr, temp_bytes, static_cast<const T*>(nullptr),
+                                               static_cast<T*>(nullptr), capacity),
+            cudaSuccess);
+  lt::DeviceBuffer<unsigned char> temp(temp_bytes);
+  lt::DeviceBuffer<T> a(capacity), b(capacity);
+  ASSERT_TRUE(temp && a && b);
+  LOOKBACK_CUDA_OK(cudaMemcpy(a.get(), in.data(), capacity * sizeof(T), cudaMemcpyHostToDevice));
+  const std::string names = "`stream` belongs to device 1, the current device is 0";
+  for (const std::int64_t n : sizes) {
+    for (const bool stateless : {false, true}) {
+      SCOPED_TRACE(std::string(stateless ? "DeviceScan" : "ScanPlan") +
+                   ", n = " + std::to_string(n));
+      LOOKBACK_CUDA_OK(cudaMemset(b.get(), 0, n * sizeof(T)));
+      auto scan = [&](cudaStream_t s) {
+        std::size_t bytes = temp_bytes;
+        return stateless
+                   ? lookback::DeviceScan::InclusiveSum(temp.get(), bytes, a.get(), b.get(), n, s)
+                   : plan.InclusiveSum(a.get(), b.get(), n, s);
+      };
+      EXPECT_EQ(scan(other), cudaErrorInvalidDevice);
+      EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+      EXPECT_NE(std::string(lookback::last_error_message()).find(names), std::string::npos)
+          << lookback::last_error_message();
+      LOOKBACK_CUDA_OK(cudaSetDevice(1));
+      LOOKBACK_CUDA_OK(cudaStreamSynchronize(other));
+      LOOKBACK_CUDA_OK(cudaSetDevice(0));
+      LOOKBACK_CUDA_OK(cudaDeviceSynchronize());
+      std::vector<T> got(n, 1);
+      LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), b.get(), n * sizeof(T), cudaMemcpyDeviceToHost));
+      EXPECT_TRUE(std::all_of(got.begin(), got.end(), [](T v) { return v == 0; }))
+          << "a refused scan wrote its output";
+      ASSERT_EQ(scan(own), cudaSuccess) << lookback::last_error_message();
+      LOOKBACK_CUDA_OK(cudaStreamSynchronize(own));
+      LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), b.get(), n * sizeof(T), cudaMemcpyDeviceToHost));
+      const std::vector<T> head(in.begin(), in.begin() + n);
+      EXPECT_TRUE(lt::equal_exactly(lt::reference_scan(head, Kind::Inclusive), got,
+                                    lt::tile_items_for<lookback::DefaultConfig<T>, T>(n)));
+    }
+  }
+  LOOKBACK_CUDA_OK(cudaStreamDestroy(own));
+  LOOKBACK_CUDA_OK(cudaSetDevice(1));
+  LOOKBACK_CUDA_OK(cudaStreamDestroy(other));
+  LOOKBACK_CUDA_OK(cudaSetDevice(0));
+}
+
+// Captured scans run unchecked (a checked call synchronizes, which a capture
+// cannot), so without a watchdog: a replay that has not finished within a
+// minute ends the process, and with it the kernel, instead of spinning on.
+void wait_or_exit(cudaStream_t stream) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  cudaError_t e = cudaErrorNotReady;
+  while ((e = cudaStreamQuery(stream)) == cudaErrorNotReady) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      std::fprintf(stderr, "a replayed scan ran for more than 60 s: stopping the process\n");
+      std::_Exit(1);
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+  }
+  ASSERT_EQ(e, cudaSuccess) << cudaGetErrorName(e);
+}
+
+// `scan(stream, in, out, options)` captured into a graph once and the graph
+// launched `replays` times, with new input each time: each replay must be
+// the exact scan of what the input holds then. A plan's launches carry no
+// per-launch state from the host (the epoch and ticket live in its storage:
+// launch_state.cuh), so one captured launch is a new scan every time. A
+// checked call on the capturing stream is refused first, and the capture
+// goes on.
+template <class Cfg, class T, class Scan>
+void replays_a_captured_scan(std::int64_t n, int replays, Scan scan) {
+  lt::DeviceBuffer<T> a(n), b(n);
+  ASSERT_TRUE(a && b);
+  cudaStream_t stream = nullptr;
+  LOOKBACK_CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  lookback::Options unchecked;
+  unchecked.watchdog_rounds = 0;
+  unchecked.check_errors = false;
+  lookback::Options checked;
+  checked.check_errors = true;
+  LOOKBACK_CUDA_OK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  EXPECT_EQ(scan(stream, a.get(), b.get(), checked), cudaErrorInvalidValue);
+  EXPECT_NE(std::string(lookback::last_error_message()).find("being captured"), std::string::npos)
+      << lookback::last_error_message();
+  const cudaError_t captured = scan(stream, a.get(), b.get(), unchecked);
+  cudaGraph_t graph = nullptr;
+  LOOKBACK_CUDA_OK(cudaStreamEndCapture(stream, &graph));
+  ASSERT_EQ(captured, cudaSuccess) << lookback::last_error_message();
+  cudaGraphExec_t exec = nullptr;
+  LOOKBACK_CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
+  std::vector<T> got(n);
+  for (int r = 0; r < replays; ++r) {
+    SCOPED_TRACE("n = " + std::to_string(n) + ", replay " + std::to_string(r));
+    const std::vector<T> in = lt::make_input<T>(n, 1000 + r);
+    LOOKBACK_CUDA_OK(cudaMemcpy(a.get(), in.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+    LOOKBACK_CUDA_OK(cudaMemset(b.get(), 0, n * sizeof(T)));
+    LOOKBACK_CUDA_OK(cudaGraphLaunch(exec, stream));
+    wait_or_exit(stream);
+    LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), b.get(), n * sizeof(T), cudaMemcpyDeviceToHost));
+    ASSERT_TRUE(lt::equal_exactly(lt::reference_scan(in, Kind::Inclusive), got,
+                                  lt::tile_items_for<Cfg, T>(n)));
+  }
+  LOOKBACK_CUDA_OK(cudaGraphExecDestroy(exec));
+  LOOKBACK_CUDA_OK(cudaGraphDestroy(graph));
+  LOOKBACK_CUDA_OK(cudaStreamDestroy(stream));
+}
+
+// A plan's scan in a graph: nine replays wrap a 2-bit epoch twice, on a
+// persistent (Pipelined) and a one-tile (WarpLookback) kernel; the default
+// plan at one size of each of its tiers.
+template <class Cfg>
+void plan_in_a_graph(const std::vector<std::int64_t>& sizes, int replays) {
+  using T = std::uint32_t;
+  lookback::ScanPlan<T, Cfg> plan;
+  ASSERT_EQ(plan.init(*std::max_element(sizes.begin(), sizes.end())), cudaSuccess)
+      << lookback::last_error_message();
+  for (const std::int64_t n : sizes) {
+    replays_a_captured_scan<Cfg, T>(
+        n, replays, [&](cudaStream_t s, const T* in, T* out, const lookback::Options& o) {
+          return plan.InclusiveSum(in, out, n, s, o);
+        });
+  }
+}
+
+TEST(ScanPlan, ReplaysInAGraphAcrossEpochWraps) {
+  LOOKBACK_REQUIRE_GPU();
+  plan_in_a_graph<TwoBitEpoch<lookback::Pipelined>>({(1 << 20) + 5, 3000}, 9);
+  plan_in_a_graph<TwoBitEpoch<lookback::WarpLookback>>({(1 << 20) + 5, 3000}, 9);
+}
+
+TEST(ScanPlan, DefaultPlanReplaysInAGraphOnEveryTier) {
+  LOOKBACK_REQUIRE_GPU();
+  plan_in_a_graph<lookback::DefaultConfig<std::uint32_t>>({1000, (1 << 20) + 5, (1 << 23) + 5}, 3);
+}
+
+// The stateless API in a graph: the storage is cleared by a captured memset
+// before each replay's launch (Reset::HostMemset).
+TEST(DeviceScan, ReplaysInAGraph) {
+  LOOKBACK_REQUIRE_GPU();
+  using T = std::uint32_t;
+  for (const std::int64_t n :
+       {std::int64_t{1000}, std::int64_t{(1 << 20) + 5}, std::int64_t{(1 << 23) + 5}}) {
+    std::size_t bytes = 0;
+    ASSERT_EQ(lookback::DeviceScan::InclusiveSum(nullptr, bytes, static_cast<const T*>(nullptr),
+                                                 static_cast<T*>(nullptr), n),
+              cudaSuccess);
+    lt::DeviceBuffer<unsigned char> temp(bytes);
+    ASSERT_TRUE(temp);
+    replays_a_captured_scan<lookback::DefaultConfig<T>, T>(
+        n, 3, [&](cudaStream_t s, const T* in, T* out, const lookback::Options& o) {
+          std::size_t b = bytes;
+          return lookback::DeviceScan::InclusiveSum(temp.get(), b, in, out, n, s, o);
+        });
+  }
 }
 
 }  // namespace

@@ -670,6 +670,27 @@ TEST(ScanValidation, PlanOnAnotherDevice) {
   EXPECT_EQ((lookback::ScanPlan<float, lookback::Pipelined>().device()), -1);  // before init()
 }
 
+// CUDA runs a kernel on its stream's device; a scan runs on the current one,
+// so a stream of another device is refused (its pointers would be read by
+// the other GPU). The two-GPU side: scan_plan_test.
+TEST(ScanValidation, StreamOfAnotherDevice) {
+  EXPECT_EQ(lookback::detail::check_stream_device(2, 2), cudaSuccess);
+  EXPECT_EQ(lookback::detail::check_stream_device(1, 0), cudaErrorInvalidDevice);
+  EXPECT_TRUE(mentions("`stream` belongs to device 1, the current device is 0"))
+      << last_error_message();
+  EXPECT_TRUE(mentions("cudaSetDevice(1) first")) << last_error_message();
+}
+
+// On a capturing stream: a checked call synchronizes its stream, which would
+// invalidate the capture, so it is refused; an unchecked one is captured
+// (the graph side: scan_plan_test).
+TEST(ScanValidation, CheckedCallWhileCapturing) {
+  EXPECT_EQ(lookback::detail::check_capture(false), cudaSuccess);
+  EXPECT_EQ(lookback::detail::check_capture(true), cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("stream being captured")) << last_error_message();
+  EXPECT_TRUE(mentions("check_errors = false")) << last_error_message();
+}
+
 // Look-back statistics are counted by instrumented kernels only; a
 // production plan's would read as zeros.
 TEST(ScanValidation, StatisticsNeedAnInstrumentedPlan) {
