@@ -266,13 +266,15 @@ class ScanPlan {
 
   // Allocates storage for scans of up to max_items items and zeroes it on
   // `stream`, then waits for that stream: the storage is ready for a scan on
-  // any stream when init() returns (a scan on another stream could
-  // otherwise run before the zeroing, on whatever the allocation held).
-  // An invalid capacity leaves the plan as it was; a failed allocation or
-  // zeroing leaves it empty (as if default-constructed).
+  // any stream of this device when init() returns (a scan on another stream
+  // could otherwise run before the zeroing, on whatever the allocation held).
+  // An invalid capacity or stream (one of another device, or one being
+  // captured: init() synchronizes) leaves the plan as it was; a failed
+  // allocation or zeroing leaves it empty (as if default-constructed).
   cudaError_t init(std::int64_t max_items, cudaStream_t stream = 0) {
     if (cudaError_t e = detail::check_plan_capacity<Config, T>(max_items); e != cudaSuccess)
       return e;
+    if (cudaError_t e = detail::validate_stream(stream, true); e != cudaSuccess) return e;
     ScanPlan().swap(*this);  // frees what an earlier init() held
     const std::size_t bytes = storage_bytes(max_items);
     int device = -1;
@@ -323,6 +325,7 @@ class ScanPlan {
   // plan was zeroed or the statistics were last reset (blocks on `stream`).
   cudaError_t read_stats(LookbackStats& stats, cudaStream_t stream = 0) const {
     if (cudaError_t e = check_stats_call(); e != cudaSuccess) return e;
+    if (cudaError_t e = detail::validate_stream(stream, true); e != cudaSuccess) return e;
     cudaError_t e = cudaMemcpyAsync(&stats, &device::header_of(storage_)->stats, sizeof stats,
                                     cudaMemcpyDeviceToHost, stream);
     if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
@@ -330,6 +333,7 @@ class ScanPlan {
   }
   cudaError_t reset_stats(cudaStream_t stream = 0) {
     if (cudaError_t e = check_stats_call(); e != cudaSuccess) return e;
+    if (cudaError_t e = detail::validate_stream(stream, false); e != cudaSuccess) return e;
     const cudaError_t e =
         cudaMemsetAsync(&device::header_of(storage_)->stats, 0, sizeof(LookbackStats), stream);
     return e == cudaSuccess ? detail::succeed() : detail::fail_cuda(e, "resetting statistics");

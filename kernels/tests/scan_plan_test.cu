@@ -94,6 +94,12 @@ void many_launches() {
   }
 }
 
+// One size per tier of the u32 default (switches at 2 and 16 MiB, the same
+// on every GPU): small tiles, 224 x 44, pipelined.
+std::vector<std::int64_t> one_size_per_u32_tier() {
+  return {1000, (1 << 20) + 5, (1 << 23) + 5};
+}
+
 // A plan's storage lives on the device of its init(): a scan on another
 // device is refused (cudaErrorInvalidDevice, nothing launched) by every tier
 // of the default plan, and the plan still scans on its own device. Needs two
@@ -104,8 +110,7 @@ TEST(ScanPlan, RefusesADeviceOtherThanItsInit) {
   LOOKBACK_CUDA_OK(cudaGetDeviceCount(&count));
   if (count < 2) GTEST_SKIP() << "needs two CUDA devices, found " << count;
   using T = std::uint32_t;
-  // One size per tier of the u32 default: small tiles, 224 x 44, pipelined.
-  const std::vector<std::int64_t> sizes = {1000, (1 << 20) + 5, (1 << 23) + 5};
+  const std::vector<std::int64_t> sizes = one_size_per_u32_tier();
   const std::int64_t capacity = sizes.back();
   const std::vector<T> in = lt::make_input<T>(capacity, 31);
   LOOKBACK_CUDA_OK(cudaSetDevice(0));
@@ -151,15 +156,15 @@ TEST(ScanPlan, RefusesADeviceOtherThanItsInit) {
 // which ends the context). A plan on its own (the current) device and the
 // stateless API refuse such a stream (cudaErrorInvalidDevice, every tier of
 // the default), no CUDA call fails and nothing is written; the plan and the
-// temp storage then scan on a stream of their device. Needs two GPUs.
+// temp storage then scan on a stream of their device. A plan's init() and
+// statistics calls refuse it too. Needs two GPUs.
 TEST(ScanPlan, RefusesAStreamOfAnotherDevice) {
   LOOKBACK_REQUIRE_GPU();
   int count = 0;
   LOOKBACK_CUDA_OK(cudaGetDeviceCount(&count));
   if (count < 2) GTEST_SKIP() << "needs two CUDA devices, found " << count;
   using T = std::uint32_t;
-  // One size per tier of the u32 default: small tiles, 224 x 44, pipelined.
-  const std::vector<std::int64_t> sizes = {1000, (1 << 20) + 5, (1 << 23) + 5};
+  const std::vector<std::int64_t> sizes = one_size_per_u32_tier();
   const std::int64_t capacity = sizes.back();
   const std::vector<T> in = lt::make_input<T>(capacity, 37);
   LOOKBACK_CUDA_OK(cudaSetDevice(1));
@@ -179,6 +184,22 @@ TEST(ScanPlan, RefusesAStreamOfAnotherDevice) {
   ASSERT_TRUE(temp && a && b);
   LOOKBACK_CUDA_OK(cudaMemcpy(a.get(), in.data(), capacity * sizeof(T), cudaMemcpyHostToDevice));
   const std::string names = "`stream` belongs to device 1, the current device is 0";
+  auto refused = [&](cudaError_t e) {
+    EXPECT_EQ(e, cudaErrorInvalidDevice);
+    EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+    EXPECT_NE(std::string(lookback::last_error_message()).find(names), std::string::npos)
+        << lookback::last_error_message();
+  };
+  // init() would zero the storage on the other GPU's stream: refused, and the
+  // plan keeps what it held; the statistics calls the same.
+  refused(plan.init(capacity / 2, other));
+  EXPECT_EQ(plan.capacity(), capacity);
+  lookback::ScanPlan<T, lookback::Instrumented<lookback::Pipelined>> counted;
+  ASSERT_EQ(counted.init(1000), cudaSuccess) << lookback::last_error_message();
+  lookback::LookbackStats stats{};
+  refused(counted.read_stats(stats, other));
+  refused(counted.reset_stats(other));
+  EXPECT_EQ(counted.read_stats(stats, own), cudaSuccess) << lookback::last_error_message();
   for (const std::int64_t n : sizes) {
     for (const bool stateless : {false, true}) {
       SCOPED_TRACE(std::string(stateless ? "DeviceScan" : "ScanPlan") +
@@ -190,10 +211,7 @@ TEST(ScanPlan, RefusesAStreamOfAnotherDevice) {
                    ? lookback::DeviceScan::InclusiveSum(temp.get(), bytes, a.get(), b.get(), n, s)
                    : plan.InclusiveSum(a.get(), b.get(), n, s);
       };
-      EXPECT_EQ(scan(other), cudaErrorInvalidDevice);
-      EXPECT_EQ(cudaGetLastError(), cudaSuccess);
-      EXPECT_NE(std::string(lookback::last_error_message()).find(names), std::string::npos)
-          << lookback::last_error_message();
+      refused(scan(other));
       LOOKBACK_CUDA_OK(cudaSetDevice(1));
       LOOKBACK_CUDA_OK(cudaStreamSynchronize(other));
       LOOKBACK_CUDA_OK(cudaSetDevice(0));
@@ -237,8 +255,8 @@ void wait_or_exit(cudaStream_t stream) {
 // the exact scan of what the input holds then. A plan's launches carry no
 // per-launch state from the host (the epoch and ticket live in its storage:
 // launch_state.cuh), so one captured launch is a new scan every time. A
-// checked call on the capturing stream is refused first, and the capture
-// goes on.
+// checked call and a plan's init() on the capturing stream are refused
+// first, and the capture goes on.
 template <class Cfg, class T, class Scan>
 void replays_a_captured_scan(std::int64_t n, int replays, Scan scan) {
   lt::DeviceBuffer<T> a(n), b(n);
@@ -254,6 +272,9 @@ void replays_a_captured_scan(std::int64_t n, int replays, Scan scan) {
   EXPECT_EQ(scan(stream, a.get(), b.get(), checked), cudaErrorInvalidValue);
   EXPECT_NE(std::string(lookback::last_error_message()).find("being captured"), std::string::npos)
       << lookback::last_error_message();
+  lookback::ScanPlan<T, Cfg> fresh;  // init() synchronizes too
+  EXPECT_EQ(fresh.init(n, stream), cudaErrorInvalidValue);
+  EXPECT_FALSE(fresh.initialised());
   const cudaError_t captured = scan(stream, a.get(), b.get(), unchecked);
   cudaGraph_t graph = nullptr;
   LOOKBACK_CUDA_OK(cudaStreamEndCapture(stream, &graph));
@@ -267,7 +288,7 @@ void replays_a_captured_scan(std::int64_t n, int replays, Scan scan) {
     LOOKBACK_CUDA_OK(cudaMemcpy(a.get(), in.data(), n * sizeof(T), cudaMemcpyHostToDevice));
     LOOKBACK_CUDA_OK(cudaMemset(b.get(), 0, n * sizeof(T)));
     LOOKBACK_CUDA_OK(cudaGraphLaunch(exec, stream));
-    wait_or_exit(stream);
+    ASSERT_NO_FATAL_FAILURE(wait_or_exit(stream));
     LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), b.get(), n * sizeof(T), cudaMemcpyDeviceToHost));
     ASSERT_TRUE(lt::equal_exactly(lt::reference_scan(in, Kind::Inclusive), got,
                                   lt::tile_items_for<Cfg, T>(n)));
@@ -302,7 +323,7 @@ TEST(ScanPlan, ReplaysInAGraphAcrossEpochWraps) {
 
 TEST(ScanPlan, DefaultPlanReplaysInAGraphOnEveryTier) {
   LOOKBACK_REQUIRE_GPU();
-  plan_in_a_graph<lookback::DefaultConfig<std::uint32_t>>({1000, (1 << 20) + 5, (1 << 23) + 5}, 3);
+  plan_in_a_graph<lookback::DefaultConfig<std::uint32_t>>(one_size_per_u32_tier(), 3);
 }
 
 // The stateless API in a graph: the storage is cleared by a captured memset
@@ -310,8 +331,7 @@ TEST(ScanPlan, DefaultPlanReplaysInAGraphOnEveryTier) {
 TEST(DeviceScan, ReplaysInAGraph) {
   LOOKBACK_REQUIRE_GPU();
   using T = std::uint32_t;
-  for (const std::int64_t n :
-       {std::int64_t{1000}, std::int64_t{(1 << 20) + 5}, std::int64_t{(1 << 23) + 5}}) {
+  for (const std::int64_t n : one_size_per_u32_tier()) {
     std::size_t bytes = 0;
     ASSERT_EQ(lookback::DeviceScan::InclusiveSum(nullptr, bytes, static_cast<const T*>(nullptr),
                                                  static_cast<T*>(nullptr), n),

@@ -678,12 +678,12 @@ TEST(ScanValidation, StreamOfAnotherDevice) {
   EXPECT_EQ(lookback::detail::check_stream_device(1, 0), cudaErrorInvalidDevice);
   EXPECT_TRUE(mentions("`stream` belongs to device 1, the current device is 0"))
       << last_error_message();
-  EXPECT_TRUE(mentions("cudaSetDevice(1) first")) << last_error_message();
+  EXPECT_TRUE(mentions("make current the device that holds the data")) << last_error_message();
 }
 
-// On a capturing stream: a checked call synchronizes its stream, which would
-// invalidate the capture, so it is refused; an unchecked one is captured
-// (the graph side: scan_plan_test).
+// On a capturing stream: a call that synchronizes it (a checked scan, a
+// plan's init() or read_stats()) would invalidate the capture, so it is
+// refused; an unchecked scan is captured (the graph side: scan_plan_test).
 TEST(ScanValidation, CheckedCallWhileCapturing) {
   EXPECT_EQ(lookback::detail::check_capture(false), cudaSuccess);
   EXPECT_EQ(lookback::detail::check_capture(true), cudaErrorInvalidValue);

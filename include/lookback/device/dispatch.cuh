@@ -90,20 +90,25 @@ cudaError_t resident_blocks(std::uint32_t& blocks) {
   return cudaSuccess;
 }
 
-// The stream a scan is enqueued on, checked before anything is: whether it
-// is being captured (a checked call cannot be), and else its device. CUDA
-// refuses a capturing stream's device query and invalidates the capture
-// (cudaErrorStreamCaptureUnsupported, seen on an H200 with CUDA 13), so a
-// captured call's stream is not asked; the graph is launched later, on a
-// stream of the caller's choice. The legacy default stream is always the
-// current device's and cannot be captured: an unchecked call on it makes no
-// CUDA call here; any other stream costs about 0.1 us of host time (H200).
-inline cudaError_t validate_stream(cudaStream_t stream, bool check_errors) {
+// The stream a call enqueues on, checked before anything is enqueued: first
+// whether it is being captured (check_capture), and if not its device
+// (check_stream_device). A capturing stream is not asked its device: CUDA
+// refuses cudaStreamGetDevice on it in every capture mode and invalidates the
+// capture (a stream that is not capturing may be asked while others are:
+// bench/results/h200/validation-2026-11-30-streams/). The legacy default
+// stream is always the current device's and is never captured, so a call on
+// it asks nothing; compiled with per-thread default streams, 0 is the
+// thread's stream, which can be captured. Host cost on any other stream:
+// about 0.05 us per query, 0.1 us in all (H200).
+inline cudaError_t validate_stream(cudaStream_t stream, bool synchronizes) {
+#ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
+  if (stream == nullptr) stream = cudaStreamPerThread;
+#endif
   if (stream == nullptr || stream == cudaStreamLegacy) return cudaSuccess;
   cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
   if (const cudaError_t e = cudaStreamIsCapturing(stream, &status); e != cudaSuccess)
     return fail_cuda(e, "asking whether the stream is being captured");
-  if (status != cudaStreamCaptureStatusNone) return check_capture(check_errors);
+  if (status != cudaStreamCaptureStatusNone) return check_capture(synchronizes);
   if (stream == cudaStreamPerThread) return cudaSuccess;  // the current device's
   int current = -1;
   int of_stream = -1;

@@ -119,9 +119,9 @@ inline cudaError_t validate_trace(const void* tiles, std::uint32_t capacity, boo
   return succeed();
 }
 
-// The stream's device. A scan runs on the current device: its pointers and
-// storage are taken to be that device's, and its grid and tier are sized for
-// it. CUDA runs a kernel on its stream's device, so a stream of another
+// The stream's device. A call runs on the current device: its pointers and
+// storage are taken to be that device's, and a scan's grid and tier are sized
+// for it. CUDA runs a kernel on its stream's device, so a stream of another
 // device would run the scan there, on this device's pointers (an illegal
 // address, which ends the context; seen on two H200s with CUDA 13): refused
 // before anything is enqueued.
@@ -131,24 +131,24 @@ inline cudaError_t check_stream_device(int stream_device, int current_device) {
     return fail(cudaErrorInvalidDevice,
                 "`stream` belongs to device " + to_string(stream_device) +
                     ", the current device is " + to_string(current_device) +
-                    ": a scan runs on the current device, and CUDA would run it on the "
-                    "stream's (cudaSetDevice(" +
-                    to_string(stream_device) + ") first, or a stream of device " +
-                    to_string(current_device) + ")");
+                    ": a call runs on the current device, and CUDA would run its kernel on the "
+                    "stream's; make current the device that holds the data and pass a stream "
+                    "of it");
   return cudaSuccess;
 }
 
-// A call on a stream being captured into a graph. Options::check_errors
-// synchronizes the stream after the launch, which a capturing stream cannot
-// do: CUDA would fail the synchronization and invalidate the whole capture.
-// Refused before anything is enqueued, so the capture goes on; graphs take
-// unchecked calls.
-inline cudaError_t check_capture(bool check_errors) {
-  if (check_errors)
+// A call on a stream being captured into a graph. A call that synchronizes
+// the stream (a scan with Options::check_errors, ScanPlan::init(),
+// ScanPlan::read_stats()) cannot be captured: CUDA would fail the
+// synchronization and invalidate the whole capture. Refused before anything
+// is enqueued, so the capture goes on. A capturing stream's device is not
+// checked (dispatch.cuh, validate_stream).
+inline cudaError_t check_capture(bool synchronizes) {
+  if (synchronizes)
     return fail(cudaErrorInvalidValue,
-                "Options::check_errors synchronizes the stream, which a stream being captured "
-                "into a graph cannot do: capture unchecked calls (check_errors = false, "
-                "watchdog_rounds = 0)");
+                "this call synchronizes the stream (a checked scan, ScanPlan::init or "
+                "read_stats), which a stream being captured into a graph cannot do: capture "
+                "unchecked scans (Options::check_errors = false, watchdog_rounds = 0)");
   return cudaSuccess;
 }
 

@@ -1,5 +1,5 @@
-// Host cost of the per-call stream checks (cudaGetDevice + cudaStreamGetDevice,
-// cudaStreamIsCapturing) against a cudaLaunchKernel-free baseline.
+// Host cost of the stream checks a scan makes on a stream other than the
+// legacy default: cudaGetDevice + cudaStreamGetDevice, and cudaStreamIsCapturing.
 #include <cuda_runtime_api.h>
 #include <chrono>
 #include <cstdio>
