@@ -440,11 +440,12 @@ class ScanPlan<T, SizeAdaptive<Small, Large, MaxSmallBytes>>
            (n > kMaxSmallItems ? ScanPlan<T, Large>::storage_bytes(n) : 0);
   }
 
-  // An invalid capacity leaves the plan as it was; a failed allocation or
-  // zeroing leaves it empty (as if default-constructed).
+  // An invalid capacity or stream leaves the plan as it was; a failed
+  // allocation or zeroing leaves it empty (as if default-constructed).
   cudaError_t init(std::int64_t max_items, cudaStream_t stream = 0) {
     if (cudaError_t e = detail::check_plan_capacity<Adaptive, T>(max_items); e != cudaSuccess)
       return e;
+    if (cudaError_t e = detail::validate_stream(stream, true); e != cudaSuccess) return e;
     *this = ScanPlan();  // frees what an earlier init() held
     cudaError_t e = small_.init(std::min(max_items, kMaxSmallItems), stream);
     if (e == cudaSuccess && max_items > kMaxSmallItems) e = large_.init(max_items, stream);
@@ -508,11 +509,12 @@ class ScanPlan<T, DeviceAdaptive<Base, Wide, WideGBpsPerSm>>
     return std::max(ScanPlan<T, Base>::storage_bytes(n), ScanPlan<T, Wide>::storage_bytes(n));
   }
 
-  // An invalid capacity leaves the plan as it was; a failed allocation or
-  // zeroing leaves it empty.
+  // An invalid capacity or stream leaves the plan as it was; a failed
+  // allocation or zeroing leaves it empty.
   cudaError_t init(std::int64_t max_items, cudaStream_t stream = 0) {
     if (cudaError_t e = detail::check_plan_capacity<Adaptive, T>(max_items); e != cudaSuccess)
       return e;
+    if (cudaError_t e = detail::validate_stream(stream, true); e != cudaSuccess) return e;
     *this = ScanPlan();  // frees what an earlier init() held
     const bool wide = detail::picks_wide_here<Adaptive>();
     const cudaError_t e = wide ? wide_.init(max_items, stream) : base_.init(max_items, stream);

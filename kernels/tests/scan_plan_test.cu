@@ -285,8 +285,11 @@ void replays_a_captured_scan(std::int64_t n, int replays, Scan scan) {
   for (int r = 0; r < replays; ++r) {
     SCOPED_TRACE("n = " + std::to_string(n) + ", replay " + std::to_string(r));
     const std::vector<T> in = lt::make_input<T>(n, 1000 + r);
-    LOOKBACK_CUDA_OK(cudaMemcpy(a.get(), in.data(), n * sizeof(T), cudaMemcpyHostToDevice));
-    LOOKBACK_CUDA_OK(cudaMemset(b.get(), 0, n * sizeof(T)));
+    // On the replay's stream: a non-blocking stream is not ordered after the
+    // legacy stream's cudaMemset or a pageable cudaMemcpy's DMA.
+    LOOKBACK_CUDA_OK(
+        cudaMemcpyAsync(a.get(), in.data(), n * sizeof(T), cudaMemcpyHostToDevice, stream));
+    LOOKBACK_CUDA_OK(cudaMemsetAsync(b.get(), 0, n * sizeof(T), stream));
     LOOKBACK_CUDA_OK(cudaGraphLaunch(exec, stream));
     ASSERT_NO_FATAL_FAILURE(wait_or_exit(stream));
     LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), b.get(), n * sizeof(T), cudaMemcpyDeviceToHost));
