@@ -313,8 +313,8 @@ TEST(Cli, DotPathIsCheckedBeforeTheSearch) {
 // '-' is not stdout to --dot or --emit-promela (it would be a file named
 // '-'), and an empty file name is no file.
 TEST(Cli, OutputFilesNeedAName) {
-  for (const std::string& flag : {"--dot", "--emit-promela"})
-    for (const std::string& file : {"-", ""}) {
+  for (const std::string flag : {"--dot", "--emit-promela"})
+    for (const std::string file : {"-", ""}) {
       const CliRun r = cli({"--mutant", "fallback-plain-store", "--tiles", "3", flag, file});
       EXPECT_EQ(r.code, 2) << flag << " '" << file << "'";
       EXPECT_EQ(r.err.rfind("lookback-check: " + flag, 0), 0u) << r.err;
