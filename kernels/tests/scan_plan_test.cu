@@ -94,6 +94,16 @@ void many_launches() {
   }
 }
 
+// Skips the test (GTEST_SKIP, with the count) on a machine with fewer than two GPUs.
+#define LOOKBACK_REQUIRE_TWO_GPUS()                                         \
+  do {                                                                      \
+    LOOKBACK_REQUIRE_GPU();                                                 \
+    int lookback_devices = 0;                                               \
+    LOOKBACK_CUDA_OK(cudaGetDeviceCount(&lookback_devices));                \
+    if (lookback_devices < 2)                                               \
+      GTEST_SKIP() << "needs two CUDA devices, found " << lookback_devices; \
+  } while (0)
+
 // One size per tier of the u32 default (switches at 2 and 16 MiB, the same
 // on every GPU): small tiles, 224 x 44, pipelined.
 std::vector<std::int64_t> one_size_per_u32_tier() {
@@ -105,10 +115,7 @@ std::vector<std::int64_t> one_size_per_u32_tier() {
 // of the default plan, and the plan still scans on its own device. Needs two
 // GPUs (the refusal itself is checked without any: scan_validation_test).
 TEST(ScanPlan, RefusesADeviceOtherThanItsInit) {
-  LOOKBACK_REQUIRE_GPU();
-  int count = 0;
-  LOOKBACK_CUDA_OK(cudaGetDeviceCount(&count));
-  if (count < 2) GTEST_SKIP() << "needs two CUDA devices, found " << count;
+  LOOKBACK_REQUIRE_TWO_GPUS();
   using T = std::uint32_t;
   const std::vector<std::int64_t> sizes = one_size_per_u32_tier();
   const std::int64_t capacity = sizes.back();
@@ -159,10 +166,7 @@ TEST(ScanPlan, RefusesADeviceOtherThanItsInit) {
 // temp storage then scan on a stream of their device. A plan's init() and
 // statistics calls refuse it too. Needs two GPUs.
 TEST(ScanPlan, RefusesAStreamOfAnotherDevice) {
-  LOOKBACK_REQUIRE_GPU();
-  int count = 0;
-  LOOKBACK_CUDA_OK(cudaGetDeviceCount(&count));
-  if (count < 2) GTEST_SKIP() << "needs two CUDA devices, found " << count;
+  LOOKBACK_REQUIRE_TWO_GPUS();
   using T = std::uint32_t;
   const std::vector<std::int64_t> sizes = one_size_per_u32_tier();
   const std::int64_t capacity = sizes.back();
