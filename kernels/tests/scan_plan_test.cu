@@ -7,7 +7,7 @@
 // aggregates and inclusive values lie in separate arrays placed by the
 // plan's capacity, the same for launches of every size. A plan's (and the
 // stateless API's) scan captured into a CUDA graph and replayed; a stream of
-// another GPU refused.
+// another GPU refused, also while it is being captured.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -174,6 +174,8 @@ TEST(ScanPlan, RefusesAStreamOfAnotherDevice) {
   LOOKBACK_CUDA_OK(cudaSetDevice(1));
   cudaStream_t other = nullptr;
   LOOKBACK_CUDA_OK(cudaStreamCreate(&other));
+  cudaStream_t capturing = nullptr;  // of device 1 too, captured below
+  LOOKBACK_CUDA_OK(cudaStreamCreateWithFlags(&capturing, cudaStreamNonBlocking));
   LOOKBACK_CUDA_OK(cudaSetDevice(0));
   cudaStream_t own = nullptr;
   LOOKBACK_CUDA_OK(cudaStreamCreate(&own));
@@ -194,28 +196,51 @@ TEST(ScanPlan, RefusesAStreamOfAnotherDevice) {
     EXPECT_NE(std::string(lookback::last_error_message()).find(names), std::string::npos)
         << lookback::last_error_message();
   };
+  // The same on a stream being captured (a graph would run the kernel on
+  // device 1 at every replay): refused, and the capture goes on and ends
+  // with nothing in it.
+  auto refused_in_a_capture = [&](auto call) {
+    LOOKBACK_CUDA_OK(cudaStreamBeginCapture(capturing, cudaStreamCaptureModeThreadLocal));
+    refused(call(capturing));
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    EXPECT_EQ(cudaStreamIsCapturing(capturing, &status), cudaSuccess);
+    EXPECT_EQ(status, cudaStreamCaptureStatusActive) << "the refusal ended the capture";
+    cudaGraph_t graph = nullptr;
+    LOOKBACK_CUDA_OK(cudaStreamEndCapture(capturing, &graph));
+    std::size_t nodes = 1;
+    LOOKBACK_CUDA_OK(cudaGraphGetNodes(graph, nullptr, &nodes));
+    EXPECT_EQ(nodes, 0u) << "a refused call enqueued work";
+    LOOKBACK_CUDA_OK(cudaGraphDestroy(graph));
+  };
+  lookback::Options unchecked;
+  unchecked.watchdog_rounds = 0;
+  unchecked.check_errors = false;
   // init() would zero the storage on the other GPU's stream: refused, and the
   // plan keeps what it held; the statistics calls the same.
   refused(plan.init(capacity / 2, other));
+  refused_in_a_capture([&](cudaStream_t s) { return plan.init(capacity / 2, s); });
   EXPECT_EQ(plan.capacity(), capacity);
   lookback::ScanPlan<T, lookback::Instrumented<lookback::Pipelined>> counted;
   ASSERT_EQ(counted.init(1000), cudaSuccess) << lookback::last_error_message();
   lookback::LookbackStats stats{};
   refused(counted.read_stats(stats, other));
   refused(counted.reset_stats(other));
+  refused_in_a_capture([&](cudaStream_t s) { return counted.reset_stats(s); });
   EXPECT_EQ(counted.read_stats(stats, own), cudaSuccess) << lookback::last_error_message();
   for (const std::int64_t n : sizes) {
     for (const bool stateless : {false, true}) {
       SCOPED_TRACE(std::string(stateless ? "DeviceScan" : "ScanPlan") +
                    ", n = " + std::to_string(n));
       LOOKBACK_CUDA_OK(cudaMemset(b.get(), 0, n * sizeof(T)));
-      auto scan = [&](cudaStream_t s) {
+      auto scan = [&](cudaStream_t s, const lookback::Options& o = {}) {
         std::size_t bytes = temp_bytes;
-        return stateless
-                   ? lookback::DeviceScan::InclusiveSum(temp.get(), bytes, a.get(), b.get(), n, s)
-                   : plan.InclusiveSum(a.get(), b.get(), n, s);
+        return stateless ? lookback::DeviceScan::InclusiveSum(temp.get(), bytes, a.get(), b.get(),
+                                                              n, s, o)
+                         : plan.InclusiveSum(a.get(), b.get(), n, s, o);
       };
       refused(scan(other));
+      refused_in_a_capture([&](cudaStream_t s) { return scan(s, unchecked); });
+      refused_in_a_capture([&](cudaStream_t s) { return scan(s); });
       LOOKBACK_CUDA_OK(cudaSetDevice(1));
       LOOKBACK_CUDA_OK(cudaStreamSynchronize(other));
       LOOKBACK_CUDA_OK(cudaSetDevice(0));
@@ -235,6 +260,7 @@ TEST(ScanPlan, RefusesAStreamOfAnotherDevice) {
   LOOKBACK_CUDA_OK(cudaStreamDestroy(own));
   LOOKBACK_CUDA_OK(cudaSetDevice(1));
   LOOKBACK_CUDA_OK(cudaStreamDestroy(other));
+  LOOKBACK_CUDA_OK(cudaStreamDestroy(capturing));
   LOOKBACK_CUDA_OK(cudaSetDevice(0));
 }
 
@@ -351,6 +377,49 @@ TEST(DeviceScan, ReplaysInAGraph) {
           return lookback::DeviceScan::InclusiveSum(temp.get(), b, in, out, n, s, o);
         });
   }
+}
+
+// A capture that an earlier call invalidated (here a synchronization, which
+// a capture cannot hold) takes no scan: refused with CUDA's own code and a
+// message that names the earlier call as the cause, checked or not.
+TEST(ScanPlan, RefusesAnInvalidatedCapture) {
+  LOOKBACK_REQUIRE_GPU();
+  using T = std::uint32_t;
+  const std::int64_t n = 5000;
+  lookback::ScanPlan<T> plan;
+  ASSERT_EQ(plan.init(n), cudaSuccess) << lookback::last_error_message();
+  lt::DeviceBuffer<T> a(n), b(n);
+  ASSERT_TRUE(a && b);
+  cudaStream_t stream = nullptr;
+  LOOKBACK_CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  LOOKBACK_CUDA_OK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  EXPECT_NE(cudaStreamSynchronize(stream), cudaSuccess);
+  (void)cudaGetLastError();  // the synchronization's own error, not sticky
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  LOOKBACK_CUDA_OK(cudaStreamIsCapturing(stream, &status));
+  ASSERT_EQ(status, cudaStreamCaptureStatusInvalidated);
+  lookback::Options unchecked;
+  unchecked.watchdog_rounds = 0;
+  unchecked.check_errors = false;
+  for (const lookback::Options& o : {unchecked, lookback::Options{}}) {
+    EXPECT_EQ(plan.InclusiveSum(a.get(), b.get(), n, stream, o), cudaErrorStreamCaptureInvalidated);
+    EXPECT_NE(std::string(lookback::last_error_message()).find("invalidated by an earlier call"),
+              std::string::npos)
+        << lookback::last_error_message();
+  }
+  cudaGraph_t graph = nullptr;
+  EXPECT_EQ(cudaStreamEndCapture(stream, &graph), cudaErrorStreamCaptureInvalidated);
+  EXPECT_EQ(graph, nullptr);
+  (void)cudaGetLastError();
+  // The stream and the plan work on after the capture ended.
+  LOOKBACK_CUDA_OK(cudaMemsetAsync(a.get(), 1, n * sizeof(T), stream));  // 0x01010101 each
+  EXPECT_EQ(plan.InclusiveSum(a.get(), b.get(), n, stream), cudaSuccess)
+      << lookback::last_error_message();
+  LOOKBACK_CUDA_OK(cudaStreamSynchronize(stream));
+  T last = 0;
+  LOOKBACK_CUDA_OK(cudaMemcpy(&last, b.get() + (n - 1), sizeof(T), cudaMemcpyDeviceToHost));
+  EXPECT_EQ(last, static_cast<T>(n) * T{0x01010101u});
+  LOOKBACK_CUDA_OK(cudaStreamDestroy(stream));
 }
 
 }  // namespace

@@ -681,14 +681,45 @@ TEST(ScanValidation, StreamOfAnotherDevice) {
   EXPECT_TRUE(mentions("make current the device that holds the data")) << last_error_message();
 }
 
+// A stream's device is asked through the driver (stream_device.hpp): with a
+// CUDA 13 driver both entry points resolve; without one (CI has no driver)
+// asking is a clear error, not a guess, and the handle is never touched.
+TEST(ScanValidation, StreamDeviceQueriesNeedTheDriver) {
+  int driver = 0;
+  ASSERT_EQ(cudaDriverGetVersion(&driver), cudaSuccess);
+  const auto& queries = lookback::detail::driver_stream_queries();
+  if (driver >= 13000) {
+    EXPECT_EQ(queries.missing, "");
+    EXPECT_NE(queries.stream_context, nullptr);
+    EXPECT_NE(queries.context_device, nullptr);
+    return;
+  }
+  EXPECT_NE(queries.missing.find("the driver gives no "), std::string::npos) << queries.missing;
+  int device = -7;
+  const auto never_read = reinterpret_cast<cudaStream_t>(std::uintptr_t{0x1000});
+  EXPECT_EQ(lookback::detail::stream_device(never_read, device), cudaErrorNotSupported);
+  EXPECT_EQ(device, -7);
+  EXPECT_TRUE(mentions("cannot ask the stream's device: the driver gives no "))
+      << last_error_message();
+}
+
 // On a capturing stream: a call that synchronizes it (a checked scan, a
 // plan's init() or read_stats()) would invalidate the capture, so it is
 // refused; an unchecked scan is captured (the graph side: scan_plan_test).
 TEST(ScanValidation, CheckedCallWhileCapturing) {
-  EXPECT_EQ(lookback::detail::check_capture(false), cudaSuccess);
-  EXPECT_EQ(lookback::detail::check_capture(true), cudaErrorInvalidValue);
+  using lookback::detail::check_capture;
+  EXPECT_EQ(check_capture(cudaStreamCaptureStatusActive, false), cudaSuccess);
+  EXPECT_EQ(check_capture(cudaStreamCaptureStatusActive, true), cudaErrorInvalidValue);
   EXPECT_TRUE(mentions("stream being captured")) << last_error_message();
   EXPECT_TRUE(mentions("check_errors = false")) << last_error_message();
+  // A capture invalidated before the call: no call is taken, and the message
+  // says why rather than blaming this call.
+  for (const bool synchronizes : {false, true}) {
+    EXPECT_EQ(check_capture(cudaStreamCaptureStatusInvalidated, synchronizes),
+              cudaErrorStreamCaptureInvalidated);
+    EXPECT_TRUE(mentions("invalidated by an earlier call")) << last_error_message();
+    EXPECT_TRUE(mentions("cudaStreamEndCapture")) << last_error_message();
+  }
 }
 
 // Look-back statistics are counted by instrumented kernels only; a

@@ -23,6 +23,7 @@
 #include "lookback/device/error.hpp"
 #include "lookback/device/kernel.cuh"
 #include "lookback/device/params.hpp"
+#include "lookback/device/stream_device.hpp"
 #include "lookback/device/temp_storage.hpp"
 #include "lookback/device/validate.hpp"
 #include "lookback/protocol/spec.hpp"
@@ -90,33 +91,30 @@ cudaError_t resident_blocks(std::uint32_t& blocks) {
   return cudaSuccess;
 }
 
-// The stream a call enqueues on, checked before anything is enqueued: first
-// whether it is being captured (check_capture), and if not its device
-// (check_stream_device). A capturing stream is not asked its device: CUDA
-// refuses cudaStreamGetDevice on it in every capture mode and invalidates the
-// capture (a stream that is not capturing may be asked while others are:
-// bench/results/h200/validation-2026-11-30-streams/). The legacy default
-// stream is always the current device's and is never captured, so a call on
-// it asks nothing; compiled with per-thread default streams, 0 is the
-// thread's stream, which can be captured. Host cost on any other stream:
-// about 0.05 us per query, 0.1 us in all (H200).
+// The stream a call enqueues on, checked before anything is enqueued: its
+// device (check_stream_device, asked in a way that leaves a capture alone:
+// stream_device.hpp), then whether it is being captured (check_capture). The
+// legacy default stream is always the current device's and is never
+// captured, so a call on it asks nothing; the per-thread stream (0 when
+// compiled with per-thread default streams) is the current device's but can
+// be captured. Host cost on any other stream: about 0.1 us (H200).
 inline cudaError_t validate_stream(cudaStream_t stream, bool synchronizes) {
 #ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
   if (stream == nullptr) stream = cudaStreamPerThread;
 #endif
   if (stream == nullptr || stream == cudaStreamLegacy) return cudaSuccess;
+  if (stream != cudaStreamPerThread) {
+    int current = -1;
+    int of_stream = -1;
+    if (const cudaError_t e = cudaGetDevice(&current); e != cudaSuccess)
+      return fail_cuda(e, "cudaGetDevice");
+    if (const cudaError_t e = stream_device(stream, of_stream); e != cudaSuccess) return e;
+    if (const cudaError_t e = check_stream_device(of_stream, current); e != cudaSuccess) return e;
+  }
   cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
   if (const cudaError_t e = cudaStreamIsCapturing(stream, &status); e != cudaSuccess)
     return fail_cuda(e, "asking whether the stream is being captured");
-  if (status != cudaStreamCaptureStatusNone) return check_capture(synchronizes);
-  if (stream == cudaStreamPerThread) return cudaSuccess;  // the current device's
-  int current = -1;
-  int of_stream = -1;
-  if (const cudaError_t e = cudaGetDevice(&current); e != cudaSuccess)
-    return fail_cuda(e, "cudaGetDevice");
-  if (const cudaError_t e = cudaStreamGetDevice(stream, &of_stream); e != cudaSuccess)
-    return fail_cuda(e, "asking the stream's device");
-  return check_stream_device(of_stream, current);
+  return status == cudaStreamCaptureStatusNone ? cudaSuccess : check_capture(status, synchronizes);
 }
 
 // One block per tile; a persistent agent: as many as fit at once, at most

@@ -137,13 +137,18 @@ inline cudaError_t check_stream_device(int stream_device, int current_device) {
   return cudaSuccess;
 }
 
-// A call on a stream being captured into a graph. A call that synchronizes
-// the stream (a scan with Options::check_errors, ScanPlan::init(),
-// ScanPlan::read_stats()) cannot be captured: CUDA would fail the
-// synchronization and invalidate the whole capture. Refused before anything
-// is enqueued, so the capture goes on. A capturing stream's device is not
-// checked (dispatch.cuh, validate_stream).
-inline cudaError_t check_capture(bool synchronizes) {
+// A call on a stream being captured into a graph (`status` is not None). A
+// call that synchronizes the stream (a scan with Options::check_errors,
+// ScanPlan::init(), ScanPlan::read_stats()) cannot be captured: CUDA would
+// fail the synchronization and invalidate the whole capture. Refused before
+// anything is enqueued, so the capture goes on. A capture that something
+// else invalidated already takes nothing more (CUDA would fail the launch
+// with cudaErrorStreamCaptureInvalidated): said as such, whatever the call.
+inline cudaError_t check_capture(cudaStreamCaptureStatus status, bool synchronizes) {
+  if (status == cudaStreamCaptureStatusInvalidated)
+    return fail(cudaErrorStreamCaptureInvalidated,
+                "the capture on `stream` was invalidated by an earlier call, so it takes no "
+                "more work; end it (cudaStreamEndCapture) and capture again");
   if (synchronizes)
     return fail(cudaErrorInvalidValue,
                 "this call synchronizes the stream (a checked scan, ScanPlan::init or "
