@@ -381,7 +381,7 @@ TEST(DeviceScan, ReplaysInAGraph) {
 
 // A capture that an earlier call invalidated (here a synchronization, which
 // a capture cannot hold) takes no scan: refused with CUDA's own code and a
-// message that names the earlier call as the cause, checked or not.
+// message that puts the blame on the earlier call, checked or not.
 TEST(ScanPlan, RefusesAnInvalidatedCapture) {
   LOOKBACK_REQUIRE_GPU();
   using T = std::uint32_t;
@@ -397,7 +397,7 @@ TEST(ScanPlan, RefusesAnInvalidatedCapture) {
   (void)cudaGetLastError();  // the synchronization's own error, not sticky
   cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
   LOOKBACK_CUDA_OK(cudaStreamIsCapturing(stream, &status));
-  ASSERT_EQ(status, cudaStreamCaptureStatusInvalidated);
+  EXPECT_EQ(status, cudaStreamCaptureStatusInvalidated);
   lookback::Options unchecked;
   unchecked.watchdog_rounds = 0;
   unchecked.check_errors = false;
@@ -408,7 +408,9 @@ TEST(ScanPlan, RefusesAnInvalidatedCapture) {
         << lookback::last_error_message();
   }
   cudaGraph_t graph = nullptr;
-  EXPECT_EQ(cudaStreamEndCapture(stream, &graph), cudaErrorStreamCaptureInvalidated);
+  // CUDA 13 returns cudaErrorStreamCaptureInvalidated (measured; its docs
+  // name no code for this) and no graph (documented).
+  EXPECT_NE(cudaStreamEndCapture(stream, &graph), cudaSuccess);
   EXPECT_EQ(graph, nullptr);
   (void)cudaGetLastError();
   // The stream and the plan work on after the capture ended.

@@ -17,6 +17,10 @@
 
 #include "lookback/device/error.hpp"
 
+#if CUDART_VERSION < 13000
+#error "lookback needs the CUDA 13 toolkit (cuCtxGetDevice_v2 names a stream's device)"
+#endif
+
 namespace lookback::detail {
 
 struct DriverStreamQueries {
@@ -33,17 +37,38 @@ inline const DriverStreamQueries& driver_stream_queries() {
       cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
       const cudaError_t e =
           cudaGetDriverEntryPointByVersion(symbol, fn, version, cudaEnableDefault, &found);
-      if ((e != cudaSuccess || found != cudaDriverEntryPointSuccess || *fn == nullptr) &&
-          q.missing.empty())
-        q.missing = std::string("the driver gives no ") + symbol + " (version " +
-                    std::to_string(version) + "): " + cudaGetErrorName(e) + ", query result " +
-                    std::to_string(static_cast<int>(found));
+      if (e == cudaSuccess && found == cudaDriverEntryPointSuccess && *fn != nullptr) return;
+      if (!q.missing.empty()) return;  // the first one says it
+      q.missing = std::string("the driver gives no ") + symbol + " (version " +
+                  std::to_string(version) + "): " +
+                  (e != cudaSuccess ? cudaGetErrorName(e)
+                   : found == cudaDriverEntryPointVersionNotSufficent
+                       ? "the driver is older than that version"
+                       : "no such symbol");
     };
     resolve("cuStreamGetCtx", 9020, reinterpret_cast<void**>(&q.stream_context));
     resolve("cuCtxGetDevice", 13000, reinterpret_cast<void**>(&q.context_device));
     return q;
   }();
   return queries;
+}
+
+// The runtime's code for the driver errors these two queries document.
+inline cudaError_t runtime_error_of(CUresult r) {
+  switch (r) {
+    case CUDA_ERROR_DEINITIALIZED:
+      return cudaErrorCudartUnloading;  // at process exit
+    case CUDA_ERROR_NOT_INITIALIZED:
+      return cudaErrorInitializationError;
+    case CUDA_ERROR_INVALID_CONTEXT:
+      return cudaErrorDeviceUninitialized;
+    case CUDA_ERROR_INVALID_HANDLE:
+      return cudaErrorInvalidResourceHandle;
+    case CUDA_ERROR_NOT_SUPPORTED:
+      return cudaErrorNotSupported;
+    default:
+      return cudaErrorUnknown;
+  }
 }
 
 // `stream` is a stream handle, not one of the special ones (0,
@@ -57,9 +82,8 @@ inline cudaError_t stream_device(cudaStream_t stream, int& device) {
   CUresult r = q.stream_context(stream, &context);
   if (r == CUDA_SUCCESS) r = q.context_device(&of_context, context);
   if (r != CUDA_SUCCESS)
-    return fail(cudaErrorInvalidResourceHandle, "asking the stream's device failed (driver error " +
-                                                    std::to_string(static_cast<int>(r)) +
-                                                    "): is `stream` a live stream?");
+    return fail(runtime_error_of(r), "asking the driver the stream's device failed (CUresult " +
+                                         std::to_string(static_cast<int>(r)) + ")");
   device = static_cast<int>(of_context);
   return cudaSuccess;
 }
