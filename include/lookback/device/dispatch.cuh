@@ -91,18 +91,25 @@ cudaError_t resident_blocks(std::uint32_t& blocks) {
   return cudaSuccess;
 }
 
-// The stream a call enqueues on, checked before anything is enqueued: its
-// device (check_stream_device, asked in a way that leaves a capture alone:
-// stream_device.hpp), then whether it is being captured (check_capture). The
-// legacy default stream is always the current device's and is never
-// captured, so a call on it asks nothing; the per-thread stream (0 when
-// compiled with per-thread default streams) is the current device's but can
-// be captured. Host cost on any other stream: about 0.1 us (H200).
+// The stream a call enqueues on, checked before anything is enqueued: a
+// capture on it that was invalidated earlier (check_capture), its device
+// (check_stream_device, asked in a way that leaves a capture alone:
+// stream_device.hpp; the driver will not name the device of an invalidated
+// capture's stream, hence that first), then whether a capture can take the
+// call (check_capture). The legacy default stream is always the current
+// device's and is never captured, so a call on it asks nothing; the
+// per-thread stream (0 when compiled with per-thread default streams) is the
+// current device's but can be captured. Host cost on any other stream:
+// about 0.1 us (H200).
 inline cudaError_t validate_stream(cudaStream_t stream, bool synchronizes) {
 #ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
   if (stream == nullptr) stream = cudaStreamPerThread;
 #endif
   if (stream == nullptr || stream == cudaStreamLegacy) return cudaSuccess;
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  if (const cudaError_t e = cudaStreamIsCapturing(stream, &status); e != cudaSuccess)
+    return fail_cuda(e, "asking whether the stream is being captured");
+  if (status == cudaStreamCaptureStatusInvalidated) return check_capture(status, synchronizes);
   if (stream != cudaStreamPerThread) {
     int current = -1;
     int of_stream = -1;
@@ -111,9 +118,6 @@ inline cudaError_t validate_stream(cudaStream_t stream, bool synchronizes) {
     if (const cudaError_t e = stream_device(stream, of_stream); e != cudaSuccess) return e;
     if (const cudaError_t e = check_stream_device(of_stream, current); e != cudaSuccess) return e;
   }
-  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-  if (const cudaError_t e = cudaStreamIsCapturing(stream, &status); e != cudaSuccess)
-    return fail_cuda(e, "asking whether the stream is being captured");
   return status == cudaStreamCaptureStatusNone ? cudaSuccess : check_capture(status, synchronizes);
 }
 

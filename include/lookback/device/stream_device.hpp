@@ -3,8 +3,10 @@
 // fail on a stream being captured and invalidate the capture, in every
 // capture mode; the driver's cuStreamGetCtx and cuCtxGetDevice_v2 do neither
 // and name a capturing stream's device like any other's (two H200s, CUDA 13:
-// bench/results/h200/validation-2026-11-30-capture-device/), at 34 ns against
-// cudaStreamGetDevice's 48. They are reached through
+// bench/results/h200/validation-2026-11-30-capture-device/), in about two
+// thirds of cudaStreamGetDevice's time. Only on a stream whose capture was
+// invalidated does cuStreamGetCtx fail (CUDA_ERROR_STREAM_CAPTURE_INVALIDATED):
+// validate_stream asks that first. They are reached through
 // cudaGetDriverEntryPointByVersion, so nothing links libcuda; a CUDA 13
 // runtime runs only on a CUDA 13 driver, which has both.
 #pragma once
@@ -53,7 +55,7 @@ inline const DriverStreamQueries& driver_stream_queries() {
   return queries;
 }
 
-// The runtime's code for the driver errors these two queries document.
+// The runtime's code for the driver errors these two queries return.
 inline cudaError_t runtime_error_of(CUresult r) {
   switch (r) {
     case CUDA_ERROR_DEINITIALIZED:
@@ -66,6 +68,8 @@ inline cudaError_t runtime_error_of(CUresult r) {
       return cudaErrorInvalidResourceHandle;
     case CUDA_ERROR_NOT_SUPPORTED:
       return cudaErrorNotSupported;
+    case CUDA_ERROR_STREAM_CAPTURE_INVALIDATED:  // seen on H200s, though not documented
+      return cudaErrorStreamCaptureInvalidated;
     default:
       return cudaErrorUnknown;
   }
