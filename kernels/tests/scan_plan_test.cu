@@ -158,6 +158,15 @@ TEST(ScanPlan, RefusesADeviceOtherThanItsInit) {
   LOOKBACK_CUDA_OK(cudaSetDevice(0));
 }
 
+// What a capture takes: no synchronization (check_errors), so no watchdog
+// either (it needs check_errors).
+lookback::Options unchecked_options() {
+  lookback::Options o;
+  o.watchdog_rounds = 0;
+  o.check_errors = false;
+  return o;
+}
+
 // CUDA runs a kernel on its stream's device, so a scan given a stream of
 // another GPU would run there on this one's pointers (an illegal address,
 // which ends the context). A plan on its own (the current) device and the
@@ -212,9 +221,7 @@ TEST(ScanPlan, RefusesAStreamOfAnotherDevice) {
     EXPECT_EQ(nodes, 0u) << "a refused call enqueued work";
     LOOKBACK_CUDA_OK(cudaGraphDestroy(graph));
   };
-  lookback::Options unchecked;
-  unchecked.watchdog_rounds = 0;
-  unchecked.check_errors = false;
+  const lookback::Options unchecked = unchecked_options();
   // init() would zero the storage on the other GPU's stream: refused, and the
   // plan keeps what it held; the statistics calls the same.
   refused(plan.init(capacity / 2, other));
@@ -293,9 +300,7 @@ void replays_a_captured_scan(std::int64_t n, int replays, Scan scan) {
   ASSERT_TRUE(a && b);
   cudaStream_t stream = nullptr;
   LOOKBACK_CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  lookback::Options unchecked;
-  unchecked.watchdog_rounds = 0;
-  unchecked.check_errors = false;
+  const lookback::Options unchecked = unchecked_options();
   lookback::Options checked;
   checked.check_errors = true;
   LOOKBACK_CUDA_OK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
@@ -398,9 +403,7 @@ TEST(ScanPlan, RefusesAnInvalidatedCapture) {
   cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
   LOOKBACK_CUDA_OK(cudaStreamIsCapturing(stream, &status));
   EXPECT_EQ(status, cudaStreamCaptureStatusInvalidated);
-  lookback::Options unchecked;
-  unchecked.watchdog_rounds = 0;
-  unchecked.check_errors = false;
+  const lookback::Options unchecked = unchecked_options();
   for (const lookback::Options& o : {unchecked, lookback::Options{}}) {
     EXPECT_EQ(plan.InclusiveSum(a.get(), b.get(), n, stream, o), cudaErrorStreamCaptureInvalidated);
     EXPECT_NE(std::string(lookback::last_error_message()).find("invalidated by an earlier call"),
