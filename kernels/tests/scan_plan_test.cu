@@ -167,6 +167,14 @@ lookback::Options unchecked_options() {
   return o;
 }
 
+// A call that synchronizes its stream, whatever the build's default Options
+// (check_errors follows LOOKBACK_DEFAULT_WATCHDOG_ROUNDS).
+lookback::Options checked_options() {
+  lookback::Options o;
+  o.check_errors = true;
+  return o;
+}
+
 // CUDA runs a kernel on its stream's device, so a scan given a stream of
 // another GPU would run there on this one's pointers (an illegal address,
 // which ends the context). A plan on its own (the current) device and the
@@ -247,7 +255,7 @@ TEST(ScanPlan, RefusesAStreamOfAnotherDevice) {
       };
       refused(scan(other));
       refused_in_a_capture([&](cudaStream_t s) { return scan(s, unchecked); });
-      refused_in_a_capture([&](cudaStream_t s) { return scan(s); });
+      refused_in_a_capture([&](cudaStream_t s) { return scan(s, checked_options()); });
       LOOKBACK_CUDA_OK(cudaSetDevice(1));
       LOOKBACK_CUDA_OK(cudaStreamSynchronize(other));
       LOOKBACK_CUDA_OK(cudaSetDevice(0));
@@ -301,8 +309,7 @@ void replays_a_captured_scan(std::int64_t n, int replays, Scan scan) {
   cudaStream_t stream = nullptr;
   LOOKBACK_CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   const lookback::Options unchecked = unchecked_options();
-  lookback::Options checked;
-  checked.check_errors = true;
+  const lookback::Options checked = checked_options();
   LOOKBACK_CUDA_OK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
   EXPECT_EQ(scan(stream, a.get(), b.get(), checked), cudaErrorInvalidValue);
   EXPECT_NE(std::string(lookback::last_error_message()).find("being captured"), std::string::npos)
@@ -404,7 +411,7 @@ TEST(ScanPlan, RefusesAnInvalidatedCapture) {
   LOOKBACK_CUDA_OK(cudaStreamIsCapturing(stream, &status));
   EXPECT_EQ(status, cudaStreamCaptureStatusInvalidated);
   const lookback::Options unchecked = unchecked_options();
-  for (const lookback::Options& o : {unchecked, lookback::Options{}}) {
+  for (const lookback::Options& o : {unchecked, checked_options()}) {
     EXPECT_EQ(plan.InclusiveSum(a.get(), b.get(), n, stream, o), cudaErrorStreamCaptureInvalidated);
     EXPECT_NE(std::string(lookback::last_error_message()).find("invalidated by an earlier call"),
               std::string::npos)
