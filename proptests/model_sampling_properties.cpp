@@ -208,10 +208,12 @@ std::string counterexample(const System& sys, const Violation& v) {
   return out.str();
 }
 
-// A finished execution computed the scan: every tile of every launch wrote
-// its output exactly once, and it is [0..tile] of that launch. (Independent
-// of the blocks' own checks, which look at prefixes, not at the output.)
-std::optional<std::string> scan_error(const Sample& s) {
+// A finished execution computed the scan: every tile of every launch
+// (`tiles_of`: launch_tiles of the instance; a persistent variant's blocks
+// are fewer) wrote its output exactly once, and it is [0..tile] of that
+// launch. (Independent of the blocks' own checks, which look at prefixes,
+// not at the output.)
+std::optional<std::string> scan_error(const Sample& s, const std::vector<int>& tiles_of) {
   const ExecutionGraph& g = s.graph;
   std::map<std::pair<int, int>, int> written;  // (launch, tile) -> outputs
   for (const Event& e : g.events()) {
@@ -222,11 +224,8 @@ std::optional<std::string> scan_error(const Sample& s) {
       return "launch " + std::to_string(launch) + " tile " + std::to_string(e.tile) + " output " +
              to_string(e.wval.iv);
   }
-  std::map<int, int> tiles;  // launch -> blocks; the host between launches has an odd phase
-  for (int t = 0; t < g.threads(); ++t)
-    if (g.thread(t).phase % 2 == 0) ++tiles[g.thread(t).phase / 2];
-  for (const auto& [launch, n] : tiles)
-    for (int k = 0; k < n; ++k)
+  for (int launch = 0; launch < static_cast<int>(tiles_of.size()); ++launch)
+    for (int k = 0; k < tiles_of[static_cast<std::size_t>(launch)]; ++k)
       if (written[{launch, k}] != 1)
         return "launch " + std::to_string(launch) + " tile " + std::to_string(k) +
                " output written " + std::to_string(written[{launch, k}]) + " times";
@@ -266,7 +265,7 @@ void every_sampled_schedule_is_safe(const char* name) {
     RC_FAIL(std::string(name) + " (" + describe(v.protocol, inst) + "):\n" +
             counterexample(sys, *s.violation));
   if (s.finished) {
-    if (auto error = scan_error(s))
+    if (auto error = scan_error(s, launch_tiles(inst)))
       RC_FAIL(std::string(name) + " (" + describe(v.protocol, inst) +
               ") finished with a wrong scan: " + *error);
   }

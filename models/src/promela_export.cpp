@@ -32,10 +32,7 @@ Geometry geometry(const PromelaSpec& spec) {
   const Protocol& p = spec.protocol;
   const Instance& inst = spec.instance;
   Geometry g;
-  // Launch sizes as the explorer builds them: an earlier launch has half the
-  // tiles, so descriptors it never touched keep older contents.
-  g.tiles_of.assign(static_cast<std::size_t>(inst.launches), inst.tiles);
-  if (inst.launches == 2) g.tiles_of[0] = std::max(1, inst.tiles / 2);
+  g.tiles_of = launch_tiles(inst);  // launch sizes as the explorer builds them
   g.capacity = inst.tiles;
   g.split = inst.layout == Layout::Split;
   g.two_value_words = split_value_words(p) == 2;

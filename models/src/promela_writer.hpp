@@ -24,7 +24,7 @@ struct Thread {
 
 struct Geometry {
   int capacity = 0;           // descriptors (tiles of the largest launch)
-  std::vector<int> tiles_of;  // tiles (= blocks) of each launch
+  std::vector<int> tiles_of;  // tiles of each launch (launch_tiles)
   std::vector<Thread> threads;
   std::vector<int> phases;            // distinct phases, in order
   std::vector<std::uint32_t> epochs;  // launch epochs the epoch word can hold

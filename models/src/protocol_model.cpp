@@ -369,6 +369,12 @@ std::vector<int> wrap_launches(const Protocol& p, int launches) {
   return {0};
 }
 
+std::vector<int> launch_tiles(const Instance& inst) {
+  std::vector<int> tiles(static_cast<std::size_t>(std::max(inst.launches, 0)), inst.tiles);
+  if (inst.launches == 2) tiles[0] = std::max(1, inst.tiles / 2);
+  return tiles;
+}
+
 int blocks_for(const Protocol& p, const Instance& inst) {
   if (!persistent(p)) return inst.tiles;
   if (inst.blocks > 0) return inst.blocks;
@@ -402,10 +408,7 @@ System build_protocol_system(const Protocol& p, const Instance& inst) {
   if (inst.blocks > 0 && !persistent(p) && inst.blocks != inst.tiles)
     throw std::invalid_argument("--blocks: this variant runs one block per tile");
 
-  // Launch sizes: the last launch has `tiles`; an earlier one has half as
-  // many, so descriptors it never touched keep older contents.
-  std::vector<int> tiles_of(static_cast<std::size_t>(inst.launches), inst.tiles);
-  if (inst.launches == 2) tiles_of[0] = std::max(1, inst.tiles / 2);
+  const std::vector<int> tiles_of = launch_tiles(inst);
   const int capacity = inst.tiles;
 
   System sys;

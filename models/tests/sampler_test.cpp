@@ -24,14 +24,19 @@ Protocol variant(const char* name) {
   return find_variant(name)->protocol;
 }
 
-System protocol_system(const char* name, int tiles, Layout layout, int resident = 0,
-                       int launches = 1) {
+Instance instance(int tiles, Layout layout, int resident = 0) {
   Instance inst;
   inst.tiles = tiles;
   inst.layout = layout;
   inst.resident = resident;
-  inst.launches = launches;
+  return inst;
+}
+
+System protocol_system(const char* name, const Instance& inst) {
   return build_protocol_system(variant(name), inst);
+}
+System protocol_system(const char* name, int tiles, Layout layout, int resident = 0) {
+  return protocol_system(name, instance(tiles, layout, resident));
 }
 
 SampleOptions under(MemoryModel m) {
@@ -47,8 +52,10 @@ std::vector<int> random_choices(std::mt19937& rng, int n) {
   return v;
 }
 
-// Every tile of every launch wrote its output once, and it is [0..tile].
-void expect_scan_output(const Sample& s) {
+// Every tile of every launch (`tiles_of`: launch_tiles of the instance; a
+// persistent variant runs fewer blocks) wrote its output once, and it is
+// [0..tile].
+void expect_scan_output(const Sample& s, const std::vector<int>& tiles_of) {
   const ExecutionGraph& g = s.graph;
   std::map<std::pair<int, int>, int> writes;  // (launch, tile) -> outputs written
   for (const Event& e : g.events()) {
@@ -57,12 +64,9 @@ void expect_scan_output(const Sample& s) {
     ++writes[{launch, e.tile}];
     EXPECT_EQ(e.wval.iv, Interval::range(0, e.tile, launch)) << "tile " << e.tile;
   }
-  std::map<int, int> blocks;  // launch -> blocks (= tiles); host threads have odd phases
-  for (int t = 0; t < g.threads(); ++t)
-    if (g.thread(t).phase % 2 == 0) ++blocks[g.thread(t).phase / 2];
-  for (const auto& [launch, tiles] : blocks)
-    for (int k = 0; k < tiles; ++k)
-      EXPECT_EQ((writes[{launch, k}]), 1) << "tile " << k;
+  for (int launch = 0; launch < static_cast<int>(tiles_of.size()); ++launch)
+    for (int k = 0; k < tiles_of[static_cast<std::size_t>(launch)]; ++k)
+      EXPECT_EQ((writes[{launch, k}]), 1) << "launch " << launch << " tile " << k;
 }
 
 TEST(Sampler, TheSameChoicesGiveTheSameExecution) {
@@ -82,14 +86,15 @@ TEST(Sampler, TheSameChoicesGiveTheSameExecution) {
 
 TEST(Sampler, UnderScATwoTileWarpLookbackAlwaysEndsWithTheScan) {
   for (Layout layout : {Layout::Packed, Layout::Split}) {
-    const System sys = protocol_system("warp-lookback", 2, layout);
+    const Instance inst = instance(2, layout);
+    const System sys = protocol_system("warp-lookback", inst);
     std::mt19937 rng(11);
     for (int i = 0; i < 300; ++i) {
       const std::vector<int> choices = i == 0 ? std::vector<int>{} : random_choices(rng, 40);
       const Sample s = sample_execution(sys, choices, under(MemoryModel::Sc));
       ASSERT_FALSE(s.violation) << s.violation->message;
       ASSERT_TRUE(s.finished);
-      expect_scan_output(s);
+      expect_scan_output(s, launch_tiles(inst));
     }
   }
 }
@@ -152,7 +157,10 @@ TEST(Sampler, ChoiceZeroRunsBlocksInTurnAndOtherChoicesInterleave) {
 }
 
 TEST(Sampler, NeverRunsMoreBlocksAtOnceThanAreResident) {
-  const System sys = protocol_system("fallback", 12, Layout::Packed, /*resident=*/3);
+  // 12 tiles on 6 persistent blocks (blocks_for), 3 of them resident.
+  const Instance inst = instance(12, Layout::Packed, /*resident=*/3);
+  const System sys = protocol_system("fallback", inst);
+  ASSERT_EQ(blocks_for(variant("fallback"), inst), 6);
   std::mt19937 rng(13);
   for (int i = 0; i < 50; ++i) {
     const Sample s = sample_execution(sys, random_choices(rng, 400));
@@ -171,7 +179,7 @@ TEST(Sampler, NeverRunsMoreBlocksAtOnceThanAreResident) {
       most = std::max(most, active);
     }
     EXPECT_LE(most, 3);
-    expect_scan_output(s);
+    expect_scan_output(s, launch_tiles(inst));
   }
 }
 
@@ -194,12 +202,13 @@ TEST(Sampler, StopsAtTheEventBound) {
 // 64 tiles fit the sampler's PTX state; the from-scratch axioms (RC11, SC)
 // refuse a graph past kMaxEvents rather than overflow.
 TEST(Sampler, SixtyFourTilesUnderPtxOnlyAndTheBoundIsAClearError) {
-  const System sys = protocol_system("warp-lookback", 64, Layout::Packed, 8);
+  const Instance inst = instance(64, Layout::Packed, 8);
+  const System sys = protocol_system("warp-lookback", inst);
   std::mt19937 rng(17);
   const Sample s = sample_execution(sys, random_choices(rng, 2000));
   EXPECT_TRUE(s.finished);
   EXPECT_GT(s.graph.size(), kMaxEvents);
-  expect_scan_output(s);
+  expect_scan_output(s, launch_tiles(inst));
   EXPECT_THROW(sample_execution(sys, {}, under(MemoryModel::Sc)), std::invalid_argument);
 }
 

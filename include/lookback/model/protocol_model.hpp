@@ -62,6 +62,11 @@ bool has_wrap_launch(const protocol::Protocol& p, int launches);
 // finisher's, is then read by a later launch), else 0 alone.
 std::vector<int> wrap_launches(const protocol::Protocol& p, int launches);
 
+// Tiles of each launch, in launch order: the last has inst.tiles; the first
+// of two has half as many, so descriptors it never touched keep older
+// contents for the second to meet.
+std::vector<int> launch_tiles(const Instance& inst);
+
 // Blocks of the last launch (an earlier, smaller one has at most as many).
 int blocks_for(const protocol::Protocol& p, const Instance& inst);
 
