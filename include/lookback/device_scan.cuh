@@ -269,17 +269,18 @@ class ScanPlan {
   // any stream of this device when init() returns (a scan on another stream
   // could otherwise run before the zeroing, on whatever the allocation held).
   // An invalid capacity or stream (one of another device, or one being
-  // captured: init() synchronizes) leaves the plan as it was; a failed
-  // allocation or zeroing leaves it empty (as if default-constructed).
+  // captured: init() synchronizes), or no current device, leaves the plan as
+  // it was; a failed allocation or zeroing leaves it empty (as if
+  // default-constructed).
   cudaError_t init(std::int64_t max_items, cudaStream_t stream = 0) {
     if (cudaError_t e = detail::check_plan_capacity<Config, T>(max_items); e != cudaSuccess)
       return e;
     if (cudaError_t e = detail::validate_stream(stream, true); e != cudaSuccess) return e;
-    ScanPlan().swap(*this);  // frees what an earlier init() held
-    const std::size_t bytes = storage_bytes(max_items);
     int device = -1;
     if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
       return detail::fail_cuda(e, "ScanPlan init (current device)");
+    ScanPlan().swap(*this);  // frees what an earlier init() held
+    const std::size_t bytes = storage_bytes(max_items);
     if (cudaError_t e = cudaMalloc(&storage_, bytes); e != cudaSuccess) {
       storage_ = nullptr;
       return detail::fail_cuda(e, "ScanPlan allocation");

@@ -121,6 +121,9 @@ TEST(ScanDefault, MisalignedTempStorageOfTheQueriedSize) {
       lt::DeviceBuffer<unsigned char> temp(offset + bytes + kMargin);
       ASSERT_TRUE(temp);
       LOOKBACK_CUDA_OK(cudaMemset(temp.get(), kCanary, offset + bytes + kMargin));
+      // The output over a poison of its own, so that a scan that wrote
+      // nothing cannot pass on the previous offset's output.
+      LOOKBACK_CUDA_OK(cudaMemset(b.get(), static_cast<int>(offset), n * sizeof(T)));
       std::size_t given = bytes;
       ASSERT_EQ(lookback::DeviceScan::InclusiveSum(temp.get() + offset, given, a.get(), b.get(), n),
                 cudaSuccess)

@@ -26,6 +26,9 @@ void accurate_and_deterministic(Kind kind, int runs) {
   lt::DeviceBuffer<unsigned char> temp(bytes);
   std::vector<T> first(in.size()), got(in.size());
   for (int r = 0; r < runs; ++r) {
+    // A poison of its own under every run: a run that wrote nothing would
+    // otherwise show the last one's bits.
+    LOOKBACK_CUDA_OK(cudaMemset(d_out.get(), 0x40 + r, n * sizeof(T)));
     ASSERT_EQ(lt::device_scan<Cfg>(temp.get(), bytes, d_in.get(), d_out.get(), n, kind),
               cudaSuccess)
         << lookback::last_error_message();
@@ -85,6 +88,7 @@ TEST(ScanDeterministic, FallbackSameBitsWithForcedFallbacks) {
       << lookback::last_error_message();
   LOOKBACK_CUDA_OK(cudaMemcpy(calm.data(), d_out.get(), n * sizeof(float), cudaMemcpyDeviceToHost));
   ASSERT_EQ(plan.reset_stats(), cudaSuccess);
+  LOOKBACK_CUDA_OK(cudaMemset(d_out.get(), 0x7f, n * sizeof(float)));  // not calm's bits
   lookback::Options stall;
   stall.perturb.stall_ns = 200000;
   stall.perturb.stall_every = 2;

@@ -157,11 +157,20 @@ void wide_half_switches_by_size() {
   // The CPU reference is sequential, so the scan of in[0..n) is the first n
   // items of the scan of all of in: one reference serves every n.
   const std::vector<T> want_all = lt::reference_scan(in, Kind::Inclusive);
+  // Every scan below writes b over a fresh poison (a byte of its own), so a
+  // scan that writes nothing cannot pass on an earlier scan's output.
+  unsigned char poison = 0x5a;
+  const auto repoison = [&] {
+    poison = static_cast<unsigned char>(poison + 0x31);
+    LOOKBACK_CUDA_OK(cudaMemset(b.get(), poison, (share + 1) * sizeof(T)));
+  };
+  repoison();
   const auto check = [&](std::int64_t n, std::int64_t tile_items, const char* what) {
     std::vector<T> got(n);
     LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), b.get(), n * sizeof(T), cudaMemcpyDeviceToHost));
     const std::vector<T> want(want_all.begin(), want_all.begin() + n);
     EXPECT_TRUE(lt::equal_exactly(want, got, tile_items)) << what << ", n = " << n;
+    repoison();
   };
   for (const std::int64_t n : {share, share + 1}) {
     SCOPED_TRACE(testing::Message() << "n = " << n << " (switch at " << share << " items)");

@@ -12,15 +12,17 @@ cudaError_t example(const std::uint32_t* d_in, std::uint32_t* d_out, std::int64_
                     cudaStream_t stream) {
   // --- example ---
   std::size_t bytes = 0;  // 1. how much temp storage?
-  lookback::DeviceScan::InclusiveSum(nullptr, bytes, d_in, d_out, n, stream);
-  void* d_temp = nullptr;
-  cudaMalloc(&d_temp, bytes);  // 2. scan (one memset + one kernel)
-  cudaError_t e = lookback::DeviceScan::InclusiveSum(d_temp, bytes, d_in, d_out, n, stream);
-  if (e != cudaSuccess) std::fprintf(stderr, "%s\n", lookback::last_error_message());
+  cudaError_t e = lookback::DeviceScan::InclusiveSum(nullptr, bytes, d_in, d_out, n, stream);
+  void* d_temp = nullptr;  // (if it stayed null, the call below would be a query again)
+  if (e == cudaSuccess) e = cudaMalloc(&d_temp, bytes);
+  if (e == cudaSuccess)  // 2. scan (one memset + one kernel)
+    e = lookback::DeviceScan::InclusiveSum(d_temp, bytes, d_in, d_out, n, stream);
   cudaFree(d_temp);
   lookback::ScanPlan<std::uint32_t, lookback::Fallback> plan;  // persistent storage:
   if (e == cudaSuccess) e = plan.init(n, stream);  // zeroed once, then one launch per scan
   if (e == cudaSuccess) e = plan.ExclusiveScan(d_out, d_out, lookback::Max{}, 0u, n, stream);
+  if (e != cudaSuccess)  // the library's calls say why; CUDA's own, only the code
+    std::fprintf(stderr, "%s: %s\n", cudaGetErrorName(e), lookback::last_error_message());
   // --- end of example ---
   return e;
 }

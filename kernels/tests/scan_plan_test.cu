@@ -670,6 +670,52 @@ TEST(ScanPlan, InitReturnsWithItsStorageZeroed) {
   LOOKBACK_CUDA_OK(cudaStreamDestroy(other));
 }
 
+// A scan of more items than the plan's init() took is refused
+// (cudaErrorInvalidValue, nothing launched: the output keeps its poison) by
+// a plain plan and by every tier of the default one; up to the capacity it
+// scans.
+template <class Cfg, class T>
+void refuses_scans_beyond_capacity(std::int64_t capacity) {
+  lookback::ScanPlan<T, Cfg> plan;
+  ASSERT_EQ(plan.init(capacity), cudaSuccess) << lookback::last_error_message();
+  const std::int64_t n = capacity + 1;
+  const std::vector<T> in = lt::make_input<T>(n, 43);
+  lt::DeviceBuffer<T> a(n), b(n);
+  ASSERT_TRUE(a && b);
+  LOOKBACK_CUDA_OK(cudaMemcpy(a.get(), in.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+  for (const Kind kind : {Kind::Inclusive, Kind::Exclusive}) {
+    LOOKBACK_CUDA_OK(cudaMemset(b.get(), 0x5a, n * sizeof(T)));
+    EXPECT_EQ(lt::plan_scan(plan, a.get(), b.get(), n, kind), cudaErrorInvalidValue);
+    EXPECT_NE(std::string(lookback::last_error_message())
+                  .find("num_items = " + std::to_string(n) + " exceeds the plan's capacity " +
+                        std::to_string(capacity)),
+              std::string::npos)
+        << lookback::last_error_message();
+    LOOKBACK_CUDA_OK(cudaDeviceSynchronize());
+    std::vector<unsigned char> bytes(n * sizeof(T));
+    LOOKBACK_CUDA_OK(cudaMemcpy(bytes.data(), b.get(), bytes.size(), cudaMemcpyDeviceToHost));
+    EXPECT_TRUE(std::all_of(bytes.begin(), bytes.end(), [](unsigned char c) { return c == 0x5a; }))
+        << "a refused scan wrote its output";
+    ASSERT_EQ(lt::plan_scan(plan, a.get(), b.get(), capacity, kind), cudaSuccess)
+        << lookback::last_error_message();
+    std::vector<T> got(capacity);
+    LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), b.get(), capacity * sizeof(T), cudaMemcpyDeviceToHost));
+    const std::vector<T> head(in.begin(), in.begin() + capacity);
+    EXPECT_TRUE(lt::equal_exactly(lt::reference_scan(head, kind), got,
+                                  lt::tile_items_for<Cfg, T>(capacity)))
+        << lt::name(kind) << ", capacity " << capacity;
+  }
+}
+
+TEST(ScanPlan, RefusesScansBeyondItsCapacity) {
+  LOOKBACK_REQUIRE_GPU();
+  refuses_scans_beyond_capacity<lookback::Fallback, std::uint32_t>(5000);
+  for (const std::int64_t capacity : one_size_per_u32_tier())
+    refuses_scans_beyond_capacity<lookback::DefaultConfig<std::uint32_t>, std::uint32_t>(capacity);
+  // Past the f64 default's 8 MiB switch: its large half picks its shape by the GPU.
+  refuses_scans_beyond_capacity<lookback::DefaultConfig<double>, double>((1 << 20) + 3);
+}
+
 // An init() that is refused (a negative capacity, or one past what the
 // configuration takes) leaves the plan as it was: its storage, capacity and
 // scans.

@@ -21,6 +21,8 @@ lookback::LookbackStats stalled_scan(bool in_place, Kind kind, std::uint32_t sta
   if (!a || !b) return stats;
   T* d_out = in_place ? a.get() : b.get();
   EXPECT_EQ(cudaMemcpy(a.get(), in.data(), n * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+  // A fresh allocation may hold an earlier test's output of the same input.
+  if (!in_place) EXPECT_EQ(cudaMemset(b.get(), 0xa5, n * sizeof(T)), cudaSuccess);
   lookback::ScanPlan<T, Cfg> plan;
   EXPECT_EQ(plan.init(n), cudaSuccess) << lookback::last_error_message();
   lookback::Options options;
@@ -85,11 +87,19 @@ TEST(ScanStall, FallbackF64OutOfPlace) {
   if (timing_checked()) EXPECT_GT(s.fallbacks, 0u);
 }
 // Short stalls: owners and fallbacks race (CAS lost, in-place validation
-// discarding a reduction); the results must stay exact.
+// discarding a reduction); the results must stay exact. That they raced at
+// all needs fallbacks taken (whether a CAS was lost is the GPU's timing:
+// printed, not asserted).
 TEST(ScanStall, FallbackRacesWithOwnersInPlace) {
   LOOKBACK_REQUIRE_GPU();
-  for (std::uint32_t ns : {20000u, 50000u, 80000u})
-    stalled_scan<InstrumentedFallback, std::uint32_t>(true, Kind::Inclusive, ns);
+  lookback::LookbackStats all{};
+  for (std::uint32_t ns : {20000u, 50000u, 80000u}) {
+    const auto s = stalled_scan<InstrumentedFallback, std::uint32_t>(true, Kind::Inclusive, ns);
+    std::printf("stall %u ns: %llu fallbacks, %llu won their CAS\n", ns, s.fallbacks,
+                s.fallback_wins);
+    all += s;
+  }
+  if (timing_checked()) EXPECT_GT(all.fallbacks, 0u);
 }
 TEST(ScanStall, CoarsenedWaits) {
   LOOKBACK_REQUIRE_GPU();

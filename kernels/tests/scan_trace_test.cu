@@ -113,6 +113,39 @@ TEST(ScanTrace, PipelinedStampsEveryTile) {
   LOOKBACK_REQUIRE_GPU();
   expect_whole_timeline(traced_scan<I<lookback::Pipelined>>(kN, false), false);
 }
+// Blocks the device holds at once of Cfg's kernel for protocol P (as
+// scan_persistent_test: P is a template argument, nvcc 13 cannot name the
+// agent from Cfg::protocol inside the alias).
+template <class Cfg, lookback::protocol::Protocol P>
+std::uint32_t resident_blocks() {
+  using A = lookback::detail::agent_t<Cfg, P, false, lookback::device::Access::Vector,
+                                      std::uint32_t, lookback::Sum>;
+  std::uint32_t blocks = 0;
+  EXPECT_EQ(lookback::detail::resident_blocks<A>(blocks), cudaSuccess)
+      << lookback::last_error_message();
+  return blocks;
+}
+
+// A persistent grid is as many blocks as the device holds at once: with four
+// tiles per resident block, every tile is drawn by a block below that count,
+// and (timing permitting: a block that starts late may find every ticket
+// drawn) the last of them draws too. The block ids come from the kernel, so
+// this checks the grid the launch really had.
+TEST(ScanTrace, PipelinedGridIsTheResidentBlocks) {
+  LOOKBACK_REQUIRE_GPU();
+  using Cfg = I<lookback::Pipelined>;
+  const std::uint32_t resident = resident_blocks<Cfg, Cfg::protocol>();
+  ASSERT_GT(resident, 0u);
+  const std::int64_t n =
+      4 * std::int64_t{resident} * lookback::detail::tile_items<Cfg, std::uint32_t>() + 5;
+  const auto stamps = traced_scan<Cfg>(n, false);
+  expect_whole_timeline(stamps, false);
+  std::uint32_t highest = 0;
+  for (const auto& t : stamps)
+    highest = std::max(highest, t.block);
+  EXPECT_LT(highest, resident);
+  if (lt::timing_checked("which blocks drew tiles")) EXPECT_EQ(highest + 1, resident);
+}
 TEST(ScanTrace, FallbackStampsEveryTileInPlaceToo) {
   LOOKBACK_REQUIRE_GPU();
   expect_whole_timeline(traced_scan<I<lookback::Fallback>>(kN, false), false);

@@ -433,6 +433,44 @@ TEST(ScanValidation, AdjacentBuffersAreNotAnOverlap) {
   EXPECT_TRUE(mentions("temp storage too small")) << last_error_message();
 }
 
+// A range that would run past the top of the address space is refused, not
+// wrapped round to 0 (where the overlap checks would miss it). A
+// temp_storage_bytes of SIZE_MAX ("plenty") would also set a descriptor
+// layout far beyond any allocation.
+TEST(ScanValidation, RangesPastTheEndOfTheAddressSpace) {
+  constexpr std::uintptr_t kTop = std::numeric_limits<std::uintptr_t>::max();
+  constexpr std::int64_t n = 1000;
+  std::size_t plenty = std::numeric_limits<std::size_t>::max();
+  // The temp storage just below d_in: without the check, kTemp + SIZE_MAX
+  // wraps to kTemp - 1 and the overlap with d_in goes unseen.
+  EXPECT_EQ(DeviceScan::InclusiveSum<lookback::Coarsened>(fake<void>(kIn - 4096), plenty,
+                                                          fake<const int>(kIn), fake<int>(kOut), n),
+            cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("d_temp_storage + temp_storage_bytes (" + std::to_string(plenty) +
+                       ") runs past the end of the address space"))
+      << last_error_message();
+  std::size_t bytes = 1 << 20;
+  const std::uintptr_t near_top = (kTop - 4 * (n - 1)) & ~std::uintptr_t{3};  // 4-byte aligned
+  EXPECT_EQ(DeviceScan::InclusiveSum<lookback::Coarsened>(
+                fake<void>(kTemp), bytes, fake<const int>(near_top), fake<int>(kOut), n),
+            cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("d_in + num_items * sizeof(T) runs past the end")) << last_error_message();
+  EXPECT_EQ(DeviceScan::InclusiveSum<lookback::Coarsened>(
+                fake<void>(kTemp), bytes, fake<const int>(kIn), fake<int>(near_top), n),
+            cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("d_out + num_items * sizeof(T) runs past the end")) << last_error_message();
+  // Sixteen items lower the input ends below the top, and the call gets as far as
+  // the temp-storage check (the 64 bytes here are too few).
+  std::size_t short_bytes = 64;
+  EXPECT_EQ(
+      DeviceScan::InclusiveSum<lookback::Coarsened>(
+          fake<void>(kTemp), short_bytes, fake<const int>(near_top - 4 * 16), fake<int>(kOut), n),
+      cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("temp storage too small")) << last_error_message();
+  EXPECT_FALSE(lookback::detail::wraps_address_space(kTop - 16, 15));
+  EXPECT_TRUE(lookback::detail::wraps_address_space(kTop - 16, 17));
+}
+
 // Temp storage that shares bytes with d_in or d_out: the scan would clear
 // its descriptors over the input or store output over its descriptors.
 template <class Cfg, class T>
@@ -659,6 +697,18 @@ void expect_use_before_init_fails() {
 TEST(ScanValidation, PlanUsedBeforeInit) {
   expect_use_before_init_fails<lookback::ScanPlan<float>>();  // SizeAdaptive
   expect_use_before_init_fails<lookback::ScanPlan<float, lookback::Pipelined>>();
+}
+
+// A plan scans at most the items of its init(): its storage holds the
+// descriptors of that many tiles and no more. (The wiring: scan_plan_test.)
+TEST(ScanValidation, PlanBeyondItsCapacity) {
+  EXPECT_EQ(lookback::detail::check_plan_call(true, 1000, 1000), cudaSuccess);
+  EXPECT_EQ(lookback::detail::check_plan_call(true, 0, 0), cudaSuccess);
+  EXPECT_EQ(lookback::detail::check_plan_call(true, 1001, 1000), cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("num_items = 1001 exceeds the plan's capacity 1000"))
+      << last_error_message();
+  EXPECT_EQ(lookback::detail::check_plan_call(false, 1, 1000), cudaErrorInvalidValue);
+  EXPECT_TRUE(mentions("before a successful init()")) << last_error_message();
 }
 
 // A plan's storage belongs to the device of its init(); the check a call

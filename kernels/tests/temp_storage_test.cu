@@ -119,14 +119,20 @@ TEST(TempStorage, HostMemsetClearsHeaderAndWords) {
 }
 
 TEST(TempStorage, PackedWordsTakeASectorEach) {
-  // 8- and 16-byte packed words: 32 descriptors take 1 KiB, four lines, so
-  // tile t's word starts at 32 t and no two words share a 32-byte sector.
-  for (const DescriptorShape& s : {kShapes[0], kShapes[1]}) {
+  // 8- and 16-byte packed words, as the kernels' descriptors declare them
+  // (u32 and u64 under the packed coarsened protocol): 32 descriptors take
+  // 1 KiB, four lines, so tile t's word starts at 32 t and no two words
+  // share a 32-byte sector.
+  constexpr lookback::protocol::Protocol kPacked = lookback::protocol::production("coarsened");
+  for (const DescriptorShape& s : {dev::descriptor_shape<kPacked, std::uint32_t>(),
+                                   dev::descriptor_shape<kPacked, std::uint64_t>()}) {
+    EXPECT_EQ(s.value_arrays, 0);
+    EXPECT_EQ(s.word_stride, 32u);
     EXPECT_EQ(dev::region_bytes(32, s), 1024u);
     EXPECT_EQ(dev::cleared_bytes(3, s), dev::kHeaderBytes + 96u);
-    EXPECT_GE(s.word_stride, s.word_bytes);
-    EXPECT_EQ(s.word_stride % 32, 0u);
   }
+  EXPECT_EQ((dev::descriptor_shape<kPacked, std::uint32_t>().word_bytes), 8u);
+  EXPECT_EQ((dev::descriptor_shape<kPacked, std::uint64_t>().word_bytes), 16u);
 }
 
 TEST(TempStorage, HeaderAlignsToALine) {

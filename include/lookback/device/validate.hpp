@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 
 #include "lookback/device/error.hpp"
@@ -24,7 +25,14 @@ struct ScanArguments {
   const void* temp = nullptr;  // the caller's temp storage (nullptr: not checked)
 };
 
-// Whether [a, a + a_bytes) and [b, b + b_bytes) share a byte.
+// Whether [p, p + bytes) runs past the end of the address space (p + bytes
+// would wrap round to 0, and ranges_overlap with it).
+inline bool wraps_address_space(std::uintptr_t p, std::size_t bytes) {
+  return bytes > std::numeric_limits<std::uintptr_t>::max() - p;
+}
+
+// Whether [a, a + a_bytes) and [b, b + b_bytes) share a byte (neither may
+// wrap: wraps_address_space).
 inline bool ranges_overlap(std::uintptr_t a, std::size_t a_bytes, std::uintptr_t b,
                            std::size_t b_bytes) {
   return a_bytes != 0 && b_bytes != 0 && a < b + b_bytes && b < a + a_bytes;
@@ -53,12 +61,25 @@ inline cudaError_t validate(const ScanArguments& a) {
     return fail(cudaErrorInvalidValue,
                 "d_out is not aligned to alignof(T) = " + to_string(a.item_align));
   const auto bytes = static_cast<std::uintptr_t>(a.num_items) * a.item_bytes;
+  // No allocation ends past the top of the address space; a range that would
+  // is a bad pointer or size, and would wrap the overlap checks below.
+  if (wraps_address_space(in, bytes))
+    return fail(cudaErrorInvalidValue,
+                "d_in + num_items * sizeof(T) runs past the end of the address space");
+  if (wraps_address_space(out, bytes))
+    return fail(cudaErrorInvalidValue,
+                "d_out + num_items * sizeof(T) runs past the end of the address space");
+  const auto temp = reinterpret_cast<std::uintptr_t>(a.temp);
+  if (a.temp != nullptr && wraps_address_space(temp, a.temp_bytes))
+    return fail(cudaErrorInvalidValue,
+                "d_temp_storage + temp_storage_bytes (" + to_string(a.temp_bytes) +
+                    ") runs past the end of the address space: temp_storage_bytes must be the "
+                    "size of the allocation, whose layout it sets");
   if (in != out && ranges_overlap(in, bytes, out, bytes))
     return fail(cudaErrorInvalidValue,
                 "d_in and d_out overlap partially (an in-place scan needs d_in == d_out)");
   // The scan clears and writes its descriptors in temp storage while it
   // reads d_in and writes d_out: shared bytes would corrupt one or the other.
-  const auto temp = reinterpret_cast<std::uintptr_t>(a.temp);
   if (a.temp != nullptr && ranges_overlap(temp, a.temp_bytes, in, bytes))
     return fail(cudaErrorInvalidValue,
                 "d_temp_storage overlaps d_in (temp storage must be a buffer of its own)");
