@@ -308,7 +308,7 @@ class Search {
     auto it = res_.violations.find(p);
     if (it != res_.violations.end() && it->second.graph.size() <= n.g.size()) return;
     res_.violations[p] = Violation{p, message, n.g, n.schedule, thread};
-    if (opt_.stop_at_first) stop_ = true;
+    if (opt_.stop_at_first && (!opt_.stop_only_at || *opt_.stop_only_at == p)) stop_ = true;
   }
 
   // Safety checks on the event just added by thread t (its id is the last).
@@ -369,19 +369,25 @@ class Search {
         hang = blocked(obliged[0]) || unstartable(obliged[0]);
         break;
       case Progress::Lobe: {
-        // Obliged: every block up to the highest one that took a step (or is
-        // started now to spin). Hang iff some such prefix is all stuck.
+        // Obliged: every block up to the highest one that took a step,
+        // finished or not (LOBE: a block that ran obliges all below it), or
+        // that is started now to spin. Hang iff some such prefix is all
+        // stuck with one block waiting; past the last unfinished block below
+        // a finished top the prefix is all the unfinished blocks.
         int top = -1;
-        for (int t : unfinished)
-          if (started(n, t)) top = t;
+        for (int t = 0; t < n.g.threads(); ++t)
+          if (n.g.thread(t).phase == phase && started(n, t)) top = t;
+        const auto waits = [&] { return std::any_of(obliged.begin(), obliged.end(), blocked); };
+        bool all_stuck = true;
         for (int t : unfinished) {
-          if (!blocked(t) && !unstartable(t)) break;
-          obliged.push_back(t);
-          if (t >= top && some_blocked && std::any_of(obliged.begin(), obliged.end(), blocked)) {
-            hang = true;
+          if (!blocked(t) && !unstartable(t)) {
+            all_stuck = false;
             break;
           }
+          obliged.push_back(t);
+          if (t >= top && waits()) break;
         }
+        hang = all_stuck && waits();
         break;
       }
       case Progress::Unfair:

@@ -50,6 +50,11 @@ struct Terms {
   std::string started_unfinished(int t) const {
     return cat("(", unfinished(t), " && ", at("started", t), ")");
   }
+  // A block of the running launch that took a step, finished or not.
+  std::string started_now(int t) const {
+    return cat("(phase == ", std::to_string(g.threads[static_cast<std::size_t>(t)].phase), " && ",
+               at("started", t), ")");
+  }
   // Started and sitting at an await whose condition is false.
   std::string blocked(int t) const {
     const std::string wt = at("wt", t), d = cat("[", wt, " - W_DESC]");
@@ -100,13 +105,19 @@ struct Terms {
                      ")");
         });
       case Progress::Lobe:
+        // top: the highest block of the launch that took a step, finished
+        // or not; every unfinished block up to it stuck, one of them waiting.
         return some([&](int top) {
-          return cat("(", started_unfinished(top), " && ",
-                     all([&](int u) { return cat("!", started_unfinished(u)); }, top + 1, n()),
-                     " && ",
-                     all([&](int u) { return cat("(!", unfinished(u), " || ", stuck(u), ")"); }, 0,
-                         top + 1),
-                     ")");
+          return cat(
+              "(", started_now(top), " && ",
+              all([&](int u) { return cat("!", started_now(u)); }, top + 1, n()), " && ",
+              all([&](int u) { return cat("(!", unfinished(u), " || ", stuck(u), ")"); }, 0,
+                  top + 1),
+              " && ",
+              fold(
+                  " || ", [&](int u) { return cat("(", unfinished(u), " && ", blocked(u), ")"); },
+                  0, top + 1),
+              ")");
         });
     }
     return "false";

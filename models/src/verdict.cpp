@@ -159,6 +159,9 @@ CheckRun explore_variant(const NamedVariant& v, std::vector<InstanceRun> runs, c
     opt.model = run.model;
     opt.progress = run.progress;
     opt.stop_at_first = s.stop_at_first;
+    // A mutant is killed by its expected property: stopping at another one
+    // would report it as not killed.
+    if (v.kind == Kind::Mutant) opt.stop_only_at = v.expected;
     // Variants that claim termination without any fairness must also be
     // wait-free: no wait of theirs may depend on another block.
     opt.check_wait_free = v.claims == Progress::Unfair;

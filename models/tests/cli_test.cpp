@@ -115,6 +115,16 @@ TEST(Cli, MutantPrintsACounterexampleAndExitsOne) {
   EXPECT_NE(r.out.find("(from "), std::string::npos);
 }
 
+// --first stops a mutant's search at its expected property, not at the
+// first of any: count-tiles-not-blocks meets monotone-status and termination
+// before the data race it is killed by, and must still count as killed.
+TEST(Cli, FirstStopsAMutantAtItsExpectedProperty) {
+  const CliRun r = cli({"--mutant", "count-tiles-not-blocks", "--first", "--json"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("\"as_expected\":true"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"no-data-race\""), std::string::npos) << r.out;
+}
+
 TEST(Cli, JsonOutputIsOneObject) {
   const CliRun r = cli({"--mutant", "no-reader-acquire", "--tiles", "2", "--json"});
   EXPECT_EQ(r.code, 1);

@@ -149,6 +149,34 @@ TEST(Explorer, AwaitSatisfiedByAnotherThreadIsAHangOnlyWithoutFairness) {
   EXPECT_TRUE(hangs(Progress::Unfair));
 }
 
+// LOBE counts a block that finished: once "writer" (the highest id) has run,
+// every lower block is obliged, so "setter" runs and the waiter's await
+// ends. (Counting only unfinished blocks made the waiter the highest started
+// one, and its wait a hang.)
+TEST(Explorer, UnderLobeAFinishedBlockObligesEveryLowerOne) {
+  System s;
+  s.threads = {{"waiter", 0, 0}, {"setter", 1, 0}, {"writer", 2, 0}};
+  s.init = {num(0), num(0)};
+  s.loc_names = {"flag", "x"};
+  s.descriptor = {false, false};
+  s.programs.push_back([](Ctx& c) {
+    if (c.load(1, Order::Relaxed, Step::Litmus, -1).num == 1)
+      c.await(0, Order::Acquire, Step::Litmus, -1, [](const Value& v) { return v.num == 1; });
+  });
+  s.programs.push_back([](Ctx& c) { c.store(0, num(1), Order::Release, Step::Litmus, -1); });
+  s.programs.push_back([](Ctx& c) { c.store(1, num(1), Order::Relaxed, Step::Litmus, -1); });
+  auto hangs = [&](Progress p) {
+    ExploreOptions o = options(MemoryModel::Ptx);
+    o.progress = p;
+    return explore(s, o).violations.count(Property::Termination) > 0;
+  };
+  EXPECT_FALSE(hangs(Progress::Lobe));
+  EXPECT_FALSE(hangs(Progress::Fair));
+  EXPECT_TRUE(hangs(Progress::Obe));  // the setter may never be started
+  EXPECT_TRUE(hangs(Progress::Hsa));  // only the lowest unfinished block, the waiter, must run
+  EXPECT_TRUE(hangs(Progress::Unfair));
+}
+
 // One resident slot, hsa: if the higher block starts first, the lowest one
 // cannot start while it runs, and hsa obliges the scheduler to run only the
 // lowest unfinished block: a hang, at the state after "late" read x. Its

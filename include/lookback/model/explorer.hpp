@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,8 +69,11 @@ struct ExploreOptions {
   // (the protocol programs are pure functions of the graph), and so is
   // on_execution, one call at a time.
   int jobs = 1;
-  // Stop at the first violation instead of exploring everything.
+  // Stop at the first violation instead of exploring everything; with
+  // stop_only_at, at the first violation of that property (a mutant's
+  // expected one: others met on the way are kept and the search goes on).
   bool stop_at_first = false;
+  std::optional<Property> stop_only_at;
   // Test hook: recompute every PTX verdict from scratch (Derived) and throw
   // std::logic_error if the incremental one differs.
   bool cross_check = false;
