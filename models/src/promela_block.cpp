@@ -216,6 +216,7 @@ class BlockWriter {
     w_.line("int fdone, fdraw;  /* counter read; ticket of the last draw */");
     const std::string lanes = "[" + str(inst_.window) + "]";
     w_.line("byte ls" + lanes + ";   /* lane: status as seen in this launch */");
+    w_.line("bit lknown" + lanes + ";  /* lane: liv is its fallback's own reduction */");
     w_.line("short liv" + lanes + ";  /* lane: value */");
     w_.line("byte lw_st" + lanes + "; int lw_ep" + lanes + "; short lw_iv" + lanes +
             "; short lw_pub" + lanes + ";  /* lane: the word read */");
@@ -415,40 +416,83 @@ class BlockWriter {
     return events + (tiles_ + 1) + tiles_ * (most_begin + most_resolve);
   }
 
+  // One read of every lane of window j (m lanes), then the look-back fence:
+  // the kernel's wait_window round (and the explorer's read_window).
+  void read_window(int j, int m, bool bounded) {
+    for (int k = 0; k < m; ++k) {
+      const int idx = j - k;
+      const std::string d = "[" + str(idx) + "]", l = "[" + str(k) + "]";
+      const std::string eff = "EFF(d_st" + d + ", d_ep" + d + ", bep[thr])";
+      std::vector<std::string> read{
+          "lw_st" + l + " = d_st" + d, "lw_ep" + l + " = d_ep" + d,
+          "lw_iv" + l + " = d_iv" + d, "lw_pub" + l + " = d_pub" + d,
+          "ls" + l + " = " + eff,      "liv" + l + " = d_iv" + d,
+          "lknown" + l + " = 0",       "H_R(" + str(g_.loc_desc(idx)) + ")"};
+      if (bounded) {
+        // The bounded wait gives up after some spins: under interleaving
+        // that is one read at a moment the scheduler chooses.
+        step({}, "", read);
+      } else {
+        read.insert(read.begin(), "wt[thr] = W_NONE");
+        step({"WAIT_FREE_CHECK", "wt[thr] = W_DESC + " + str(idx)}, eff + " != INVALID", read);
+      }
+    }
+    fence(p_.lookback_fence, "after the window's reads");
+  }
+
+  // ls[0] ... ls[m - 1]: whether lane k is the closest INVALID one, or any is.
+  static std::string closest_invalid(int k) {
+    std::string c = "ls[" + str(k) + "] == INVALID";
+    for (int i = 0; i < k; ++i)
+      c += " && ls[" + str(i) + "] != INVALID";
+    return c;
+  }
+  static std::string any_invalid(int m) {
+    std::string c;
+    for (int k = 0; k < m; ++k)
+      c += (k ? " || " : "") + std::string("ls[") + str(k) + "] == INVALID";
+    return c;
+  }
+
+  // As the explorer's lookback: each window read; while a lane is INVALID
+  // (bounded waits), the fallback takes the closest one and, if another is
+  // still INVALID, the window is read again (at most one round per lane:
+  // descriptors only move from INVALID to a status of the launch); then the
+  // values of the lanes from the closest PREFIX on.
   void lookback(int t) {
     const bool bounded = bounded_wait(p_);
     local({"acc = IV_EMPTY"});
     for (int j = t - 1; j >= 0; j -= inst_.window) {
       const int m = std::min(inst_.window, j + 1);  // lanes before descriptor 0 are padding
       w_.line("/* look-back window: tiles " + str(j) + " down to " + str(j - m + 1) + " */");
-      for (int k = 0; k < m; ++k) {
-        const int idx = j - k;
-        const std::string d = "[" + str(idx) + "]", l = "[" + str(k) + "]";
-        const std::string eff = "EFF(d_st" + d + ", d_ep" + d + ", bep[thr])";
-        std::vector<std::string> read{"lw_st" + l + " = d_st" + d,
-                                      "lw_ep" + l + " = d_ep" + d,
-                                      "lw_iv" + l + " = d_iv" + d,
-                                      "lw_pub" + l + " = d_pub" + d,
-                                      "ls" + l + " = " + eff,
-                                      "liv" + l + " = d_iv" + d,
-                                      "H_R(" + str(g_.loc_desc(idx)) + ")"};
-        if (bounded) {
-          // The bounded wait gives up after some spins: under interleaving
-          // that is one read at a moment the scheduler chooses.
-          step({}, "", read);
-        } else {
-          read.insert(read.begin(), "wt[thr] = W_NONE");
-          step({"WAIT_FREE_CHECK", "wt[thr] = W_DESC + " + str(idx)}, eff + " != INVALID", read);
+      read_window(j, m, bounded);
+      if (bounded) {
+        const std::string resolved = "lb_resolved_" + str(t) + "_" + str(j);
+        for (int r = 0; r < m; ++r) {
+          w_.line("/* round " + str(r) + ": the closest INVALID lane falls back */");
+          w_.line("if");
+          for (int k = 0; k < m; ++k) {
+            w_.line(":: " + closest_invalid(k) + " ->");
+            w_.in();
+            fallback(t, j, j - k, k, r);
+            w_.out();
+          }
+          w_.line(":: else -> goto " + resolved + ";");
+          w_.line("fi;");
+          if (r + 1 < m && p_.spin_bound > 1) {
+            w_.line("if");
+            w_.line(":: " + any_invalid(m) + " ->");
+            w_.in();
+            read_window(j, m, true);
+            w_.out();
+            w_.line(":: else -> skip;");
+            w_.line("fi;");
+          }
         }
+        w_.line(resolved + ":");
+        w_.line("skip;");
       }
-      fence(p_.lookback_fence, "after the window's reads");
-      if (g_.split)
-        for (int k = 0; k < m; ++k)
-          split_value(t, j - k, k);
-      if (bounded)
-        for (int k = 0; k < m; ++k)
-          fallback(t, j, j - k, k);
-      window_sum(t, m);
+      window_sum(t, j, m);
     }
     // The look-back ran off the front without meeting a PREFIX: it spins on
     // the padding word, which nothing writes; an all-padding window adds
@@ -460,6 +504,8 @@ class BlockWriter {
     w_.line("skip;");
   }
 
+  // Split layout: lane k's value word, the one matching its status, checked
+  // against the status word it was read with.
   void split_value(int t, int idx, int k) {
     const std::string l = "[" + str(k) + "]";
     std::string pick;
@@ -474,9 +520,6 @@ class BlockWriter {
              "; seen_pub = " + word("pub", idx, Status::Aggregate) + "; H_R(" +
              str(g_.loc_agg(idx)) + ")";
     }
-    w_.line("if");
-    w_.line(":: ls" + l + " != INVALID ->");
-    w_.in();
     step({}, "",
          {pick,
           require("seen_pub == lw_pub" + l, Property::NoTornDescriptor,
@@ -484,19 +527,14 @@ class BlockWriter {
                       " with the value of another publish (%d)",
                   "seen_iv"),
           "liv" + l + " = seen_iv"});
-    w_.out();
-    w_.line(":: else -> skip;");
-    w_.line("fi;");
   }
 
-  // Decoupled fallback for a predecessor still INVALID after the bounded
-  // wait: reduce its input here and publish the aggregate monotonically.
-  void fallback(int t, int j, int idx, int k) {
+  // Decoupled fallback of round r for lane k (descriptor idx), still
+  // INVALID after the bounded wait: reduce its input here and publish the
+  // aggregate monotonically (the kernel's WindowLookback::fallback).
+  void fallback(int t, int j, int idx, int k, int r) {
     const std::string l = "[" + str(k) + "]", d = "[" + str(idx) + "]";
-    const std::string done = "fb_done_" + str(t) + "_" + str(j) + "_" + str(k);
-    w_.line("if");
-    w_.line(":: ls" + l + " == INVALID ->");
-    w_.in();
+    const std::string done = "fb_done_" + str(t) + "_" + str(j) + "_" + str(k) + "_" + str(r);
     if (p_.in_place) {
       step({}, "",
            {"red = io_iv[" + str(launch_ * g_.capacity + idx) + "]",
@@ -507,19 +545,22 @@ class BlockWriter {
     if (fallback_validates(p_)) {
       fence(validation_fence(p_), "before re-reading the descriptor");
       step({}, "", {see(idx), "H_R(" + str(g_.loc_desc(idx)) + ")"});
+      fence(p_.lookback_fence, "after the validation's read");
       w_.line("if");
       w_.line(":: seen_eff != INVALID ->");
       w_.in();
-      adopt(t, idx, k);
+      adopt(k);
       w_.line("goto " + done + ";");
       w_.out();
       w_.line(":: else -> skip;");
       w_.line("fi;");
+      // The CAS expects what the validation read.
+      local({"lw_st" + l + " = seen_st; lw_ep" + l + " = seen_ep; lw_iv" + l +
+             " = seen_iv; lw_pub" + l + " = seen_pub"});
     }
     const Status fs = fallback_status(idx);
     // A fallback's publish carries what the owner's would: same publish id.
     const std::string pub = str(pub_id(g_, launch_, idx, fs));
-    local({"ls" + l + " = " + status_name(fs), "liv" + l + " = red"});
     if (g_.split)
       step({}, "",
            {word("iv", idx, fs) + " = red", word("pub", idx, fs) + " = " + pub,
@@ -528,8 +569,11 @@ class BlockWriter {
     const std::string write = "desc_write(" + str(idx) + ", " + status_name(fs) + ", bep[thr], " +
                               (g_.split ? std::string("IV_EMPTY") : "red") + ", " + pub + ", " +
                               ph() + "); H_W(" + str(g_.loc_desc(idx)) + ")";
+    const std::string won =
+        "ls" + l + " = " + status_name(fs) + "; liv" + l + " = red; lknown" + l + " = 1";
     if (!fallback_uses_cas(p_)) {
       step({}, "", {write});
+      local({won});
     } else {
       step({}, "",
            {"if\n:: d_st" + d + " == lw_st" + l + " && d_ep" + d + " == lw_ep" + l + " && d_iv" +
@@ -537,18 +581,19 @@ class BlockWriter {
             write + ";\n:: else ->  /* the CAS failed: it read what is there */\n  cas_ok = 0; " +
             see(idx) + "; H_R(" + str(g_.loc_desc(idx)) + ");\nfi"});
       w_.line("if");
-      w_.line(":: !cas_ok && seen_eff != INVALID ->");
+      w_.line(":: cas_ok ->");
       w_.in();
-      adopt(t, idx, k);
+      local({won});
       w_.out();
-      w_.line(":: else -> skip;");
+      w_.line(":: else ->");
+      w_.in();
+      adopt(k);
+      w_.out();
       w_.line("fi;");
     }
     w_.line(done + ":");
     w_.line("skip;");
-    w_.out();
-    w_.line(":: else -> skip;");
-    w_.line("fi;");
+    fence(p_.lookback_fence, "after the fallback: the CAS's read is a look-back read too");
   }
 
   // Copies descriptor `idx` as read now into the seen_* temporaries.
@@ -558,27 +603,42 @@ class BlockWriter {
            "; seen_pub = d_pub" + d + "; seen_eff = EFF(d_st" + d + ", d_ep" + d + ", bep[thr])";
   }
 
-  // The fallback takes the descriptor it found published instead of its own
-  // reduction (split layout: with the matching value word, checked).
-  void adopt(int t, int idx, int k) {
+  // The fallback takes the descriptor word it found instead of publishing
+  // its own reduction; its value is read with the window's (split layout).
+  void adopt(int k) {
     const std::string l = "[" + str(k) + "]";
     local({"lw_st" + l + " = seen_st; lw_ep" + l + " = seen_ep; lw_iv" + l + " = seen_iv; lw_pub" +
                l + " = seen_pub",
-           "ls" + l + " = seen_eff; liv" + l + " = seen_iv"});
-    if (g_.split) split_value(t, idx, k);
+           "ls" + l + " = seen_eff; liv" + l + " = seen_iv; lknown" + l + " = 0"});
   }
 
-  // Where the window's look-back stops, and value(lowest tile) (+) ... added
-  // in front of what was accumulated: operand order matters.
-  void window_sum(int t, int m) {
-    std::vector<std::string> body{"stop = 255"};
+  // Where the window's look-back stops; the values of the lanes from there on
+  // (split layout: read now, but for a lane whose fallback published its
+  // own); value(lowest tile) (+) ... added in front of what was
+  // accumulated: operand order matters.
+  void window_sum(int t, int j, int m) {
+    std::vector<std::string> find{"stop = 255"};
     for (int k = 0; k < m; ++k) {
       std::string ends = "ls[" + str(k) + "] == PREFIX";
       if (p_.flaw == Flaw::StopAtAggregate) ends += " || ls[" + str(k) + "] == AGGREGATE";
-      body.push_back("if\n:: stop == 255 && (" + ends + ") -> stop = " + str(k) +
+      find.push_back("if\n:: stop == 255 && (" + ends + ") -> stop = " + str(k) +
                      ";\n:: else -> skip;\nfi");
     }
-    body.push_back("wsum = IV_EMPTY");
+    local(find);
+    if (g_.split) {
+      for (int k = 0; k < m; ++k) {
+        const std::string l = "[" + str(k) + "]";
+        w_.line("if");
+        w_.line(":: (stop == 255 || stop >= " + str(k) + ") && !lknown" + l + " && ls" + l +
+                " != INVALID ->");
+        w_.in();
+        split_value(t, j - k, k);
+        w_.out();
+        w_.line(":: else -> skip;");
+        w_.line("fi;");
+      }
+    }
+    std::vector<std::string> body{"wsum = IV_EMPTY"};
     for (int k = m - 1; k >= 0; --k)
       body.push_back("if\n:: stop == 255 || stop >= " + str(k) + " -> wsum = IV_JOIN(wsum, liv[" +
                      str(k) + "]);\n:: else -> skip;\nfi");

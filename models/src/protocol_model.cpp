@@ -200,13 +200,46 @@ class BlockProgram {
     Status status;
     Interval iv;
     Value word;
+    bool known = false;  // iv is the lane's own fallback reduction (its CAS won)
   };
 
+  // One read of every lane of the window [j - window + 1, j], then the
+  // look-back fence (the kernel's wait_window round).
+  void read_window(Ctx& c, int tile, int j, std::uint32_t epoch, std::vector<Lane>& lanes) const {
+    const bool bounded = bounded_wait(p_);
+    lanes.clear();
+    for (int k = 0; k < inst_.window; ++k) {
+      const int idx = j - k;
+      if (idx < 0) {
+        lanes.push_back({idx, true, Status::Invalid, Interval::empty(), {}});
+        continue;
+      }
+      const Value w = bounded ? c.load(m_.desc[idx], p_.lookback_order, Step::LookbackStatus, idx)
+                              : c.await(m_.desc[idx], p_.lookback_order, Step::LookbackStatus, idx,
+                                        [this, epoch](const Value& v) {
+                                          return effective(v, epoch) != Status::Invalid;
+                                        });
+      lanes.push_back({idx, false, effective(w, epoch), w.iv, w});
+    }
+    c.fence(p_.lookback_fence, Step::LookbackFence, tile);
+  }
+
+  static int closest_invalid(const std::vector<Lane>& lanes) {
+    for (int k = 0; k < static_cast<int>(lanes.size()); ++k)
+      if (!lanes[k].padding && lanes[k].status == Status::Invalid) return k;
+    return -1;
+  }
+
   // Looks back from `tile` and returns the exclusive prefix it computed.
+  // Each window as the kernel's WindowLookback: read it; while a lane is
+  // INVALID, the fallback takes the closest such one, and if another is
+  // still INVALID the whole window is read again (a spin bound of 1 falls
+  // back on the next with the words it has); then the values of the lanes
+  // from the closest PREFIX on (all of them without one) are read.
   Interval lookback(Ctx& c, int tile, std::uint32_t epoch) const {
     const int window = inst_.window;
-    const bool bounded = bounded_wait(p_);
     Interval acc = Interval::empty();
+    std::vector<Lane> lanes;
     for (int j = tile - 1; !c.suspended(); j -= window) {
       if (j < 0) {
         // The whole window lies before tile 0: the look-back ran off the
@@ -215,29 +248,19 @@ class BlockProgram {
         c.await(m_.pad, p_.lookback_order, Step::Padding, j,
                 [](const Value& v) { return v.status != Status::Invalid; });
       }
-      std::vector<Lane> lanes;
-      for (int k = 0; k < window; ++k) {
-        const int idx = j - k;
-        if (idx < 0) {
-          lanes.push_back({idx, true, Status::Invalid, Interval::empty(), {}});
-          continue;
-        }
-        const Value w = bounded ? c.load(m_.desc[idx], p_.lookback_order, Step::LookbackStatus, idx)
-                                : c.await(m_.desc[idx], p_.lookback_order, Step::LookbackStatus,
-                                          idx, [this, epoch](const Value& v) {
-                                            return effective(v, epoch) != Status::Invalid;
-                                          });
-        lanes.push_back({idx, false, effective(w, epoch), w.iv, w});
+      read_window(c, tile, j, epoch, lanes);
+      // Each fallback leaves its lane non-INVALID (a descriptor only moves
+      // from INVALID to a status of the launch), so a window's active lanes
+      // bound its rounds.
+      const int active = std::min(window, j + 1);
+      for (int r = 0; r < active && !c.suspended(); ++r) {
+        const int k = closest_invalid(lanes);
+        if (k < 0) break;
+        fallback(c, lanes[static_cast<std::size_t>(k)], epoch);
+        if (r + 1 < active && p_.spin_bound > 1 && closest_invalid(lanes) >= 0)
+          read_window(c, tile, j, epoch, lanes);
       }
-      c.fence(p_.lookback_fence, Step::LookbackFence, tile);
-      if (!packed()) {
-        for (Lane& lane : lanes) {
-          if (lane.padding || lane.status == Status::Invalid) continue;
-          lane.iv = read_value(c, tile, lane.status, lane.word, lane.tile);
-        }
-      }
-      for (Lane& lane : lanes)
-        if (!lane.padding && lane.status == Status::Invalid) fallback(c, lane, epoch);
+      if (c.suspended()) break;
 
       int stop = -1, last = -1;
       for (int k = 0; k < static_cast<int>(lanes.size()) && !lanes[k].padding; ++k) {
@@ -250,9 +273,17 @@ class BlockProgram {
           break;
         }
       }
+      const int lowest = stop >= 0 ? stop : last;
+      if (!packed()) {
+        for (int k = 0; k <= lowest; ++k) {
+          Lane& lane = lanes[static_cast<std::size_t>(k)];
+          if (!lane.known && lane.status != Status::Invalid)
+            lane.iv = read_value(c, tile, lane.status, lane.word, lane.tile);
+        }
+      }
       // value(lowest tile) (+) ... (+) value(j): operand order matters.
       Interval window_sum = Interval::empty();
-      for (int k = stop >= 0 ? stop : last; k >= 0; --k)
+      for (int k = lowest; k >= 0; --k)
         window_sum = join(window_sum, lanes[k].iv);
       acc = join(window_sum, acc);
       if (stop >= 0) return acc;
@@ -261,7 +292,10 @@ class BlockProgram {
   }
 
   // Decoupled fallback for a predecessor still INVALID after the spin bound:
-  // reduce its input tile here and publish the aggregate monotonically.
+  // reduce its input tile here and publish the aggregate monotonically. Step
+  // for step the kernel's WindowLookback::fallback: the validation's re-read
+  // and the look-back fence after it, the CAS against what was read last,
+  // and the look-back fence after the CAS (its read is a look-back read).
   void fallback(Ctx& c, Lane& lane, std::uint32_t epoch) const {
     const int idx = lane.tile;
     const Interval reduced =
@@ -269,39 +303,49 @@ class BlockProgram {
     if (fallback_validates(p_)) {
       c.fence(validation_fence(p_), Step::FallbackValidate, idx);
       const Value again = c.load(m_.desc[idx], p_.lookback_order, Step::FallbackValidate, idx);
+      c.fence(p_.lookback_fence, Step::LookbackFence, idx);
       if (effective(again, epoch) != Status::Invalid) {
-        adopt(c, lane, again, epoch);
+        adopt(lane, again, epoch);  // the reduction is discarded
+        c.fence(p_.lookback_fence, Step::LookbackFence, idx);
         return;
       }
+      lane.word = again;  // the CAS expects what the validation read
     }
     Value desired;
     desired.status = fallback_status(idx);
     desired.epoch = epoch;
     desired.pub = pub_id(idx, desired.status);
-    lane.status = desired.status;
-    lane.iv = reduced;
     stage_value(c, idx, desired, reduced, Step::FallbackPublish);
     c.fence(p_.publish_fence, Step::PublishFence, idx);
+    const auto won = [&] {
+      lane.word = desired;
+      lane.status = desired.status;
+      lane.iv = reduced;
+      lane.known = true;
+    };
     if (!fallback_uses_cas(p_)) {
       c.store(m_.desc[idx], desired, publish_order_on(p_, inst_.layout), Step::FallbackPublish,
               idx);
+      won();
+      c.fence(p_.lookback_fence, Step::LookbackFence, idx);
       return;
     }
     const auto [ok, seen] =
         c.cas(m_.desc[idx], lane.word, desired, fallback_cas_order(p_), Step::FallbackPublish, idx);
-    if (!ok && effective(seen, epoch) != Status::Invalid) adopt(c, lane, seen, epoch);
+    if (ok) {
+      won();
+    } else {
+      adopt(lane, seen, epoch);
+    }
+    c.fence(p_.lookback_fence, Step::LookbackFence, idx);  // the CAS's read is a look-back read
   }
 
-  // Takes a descriptor the fallback found already published instead of its
-  // own reduction (split layout: reads the matching value word).
-  void adopt(Ctx& c, Lane& lane, const Value& word, std::uint32_t epoch) const {
+  // Takes the descriptor word the fallback found instead of publishing its
+  // own reduction; its value is read with the window's (split layout).
+  void adopt(Lane& lane, const Value& word, std::uint32_t epoch) const {
     lane.word = word;
     lane.status = effective(word, epoch);
-    if (packed()) {
-      lane.iv = word.iv;
-      return;
-    }
-    lane.iv = read_value(c, lane.tile, lane.status, word, lane.tile);
+    lane.iv = word.iv;
   }
 
   // Split layout: the value word matching a status read from `word`, checked
