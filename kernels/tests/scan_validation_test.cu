@@ -441,8 +441,8 @@ TEST(ScanValidation, RangesPastTheEndOfTheAddressSpace) {
   constexpr std::uintptr_t kTop = std::numeric_limits<std::uintptr_t>::max();
   constexpr std::int64_t n = 1000;
   std::size_t plenty = std::numeric_limits<std::size_t>::max();
-  // The temp storage just below d_in: without the check, kTemp + SIZE_MAX
-  // wraps to kTemp - 1 and the overlap with d_in goes unseen.
+  // The temp storage just below d_in: without the check, its end (start +
+  // SIZE_MAX) wraps to its start - 1 and the overlap with d_in goes unseen.
   EXPECT_EQ(DeviceScan::InclusiveSum<lookback::Coarsened>(fake<void>(kIn - 4096), plenty,
                                                           fake<const int>(kIn), fake<int>(kOut), n),
             cudaErrorInvalidValue);
