@@ -494,9 +494,10 @@ class BlockWriter {
       }
       window_sum(t, j, m);
     }
-    // The look-back ran off the front without meeting a PREFIX: it spins on
-    // the padding word, which nothing writes; an all-padding window adds
-    // nothing, so it would only come back here.
+    // The look-back passed tile 0 without meeting a PREFIX (a flawed
+    // variant): as the explorer, it waits on the padding word, which nothing
+    // writes (the kernel re-reads the window that holds tile 0 until its
+    // watchdog gives up: the same hang).
     w_.line("lb_pad_" + str(t) + ":");
     step({"WAIT_FREE_CHECK", "wt[thr] = W_PAD"}, "pad_st != INVALID", {"wt[thr] = W_NONE"}, false);
     w_.line("goto lb_pad_" + str(t) + ";");

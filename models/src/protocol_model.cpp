@@ -242,9 +242,11 @@ class BlockProgram {
     std::vector<Lane> lanes;
     for (int j = tile - 1; !c.suspended(); j -= window) {
       if (j < 0) {
-        // The whole window lies before tile 0: the look-back ran off the
-        // descriptor array without meeting a PREFIX. A kernel would spin on
-        // padding (or garbage) forever; so does the model.
+        // The look-back passed tile 0 without meeting a PREFIX (only a
+        // flawed variant: tile 0 publishes one first). The kernel re-reads
+        // the window that holds tile 0 until its watchdog gives up; the
+        // model waits on the padding word, which nothing writes: the same
+        // hang, and the window's sum added before it changes nothing.
         c.await(m_.pad, p_.lookback_order, Step::Padding, j,
                 [](const Value& v) { return v.status != Status::Invalid; });
       }
