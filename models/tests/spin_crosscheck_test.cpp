@@ -188,6 +188,45 @@ TEST(SpinCrossCheckInjected, ExecutionCountMismatchIsFlagged) {
   std::filesystem::remove_all(dir);
 }
 
+// A window that falls back twice. The kernel (WindowLookback::wait_window)
+// falls back on the closest INVALID lane and, while another is INVALID,
+// reads the whole window again; with a spin bound of 1 it falls back on the
+// next one with the words it has. The catalogue's persistent fallback never
+// meets two INVALID lanes in a window at the cross-check's bounds (a block
+// publishes a tile's aggregate before it looks back for its older one), so
+// both paths run here on one-tile blocks: each passes, SPIN agrees with the
+// explorer on each, and the two paths give different executions.
+TEST(SpinCrossCheckFallbacks, TwoFallbacksInAWindowWithAndWithoutAReread) {
+  if (const auto why = unavailable()) GTEST_SKIP() << why.value();
+  NamedVariant reread = *find_variant("fallback");
+  reread.protocol.tiles_per_block = 1;
+  ASSERT_GT(reread.protocol.spin_bound, 1);
+  NamedVariant once = reread;
+  once.protocol.spin_bound = 1;
+  for (const Layout layout : {Layout::Packed, Layout::Split}) {
+    std::uint64_t executions[2] = {};
+    for (int k = 0; k < 2; ++k) {
+      const NamedVariant& v = k == 0 ? reread : once;
+      const std::string label = std::string(k == 0 ? "reread_" : "spin1_") +
+                                (layout == Layout::Packed ? "packed" : "split");
+      const Case c{"fallback", label.c_str(), layout};
+      const PromelaSpec spec = spec_of(v, c);
+      const auto dir = work_dir(case_name(c));
+      const SpinVerdict s = run(spec, dir);
+      const CheckerVerdict checker = check(v, spec);
+      std::cout << "[" << case_name(c) << "] " << to_string(checker) << "\n"
+                << "[" << case_name(c) << "] " << to_string(s) << "\n";
+      EXPECT_TRUE(checker.violated.empty()) << case_name(c) << ": " << to_string(checker);
+      const auto diffs = disagreements(s, checker);
+      for (const auto& d : diffs)
+        ADD_FAILURE() << case_name(c) << ": " << d;
+      if (diffs.empty()) std::filesystem::remove_all(dir);
+      executions[k] = checker.executions;
+    }
+    EXPECT_NE(executions[0], executions[1]) << "no window of this instance fell back twice";
+  }
+}
+
 }  // namespace
 
 // Termination under fair scheduling, the LTL way: <> (all finished) under
