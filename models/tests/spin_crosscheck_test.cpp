@@ -191,11 +191,12 @@ TEST(SpinCrossCheckInjected, ExecutionCountMismatchIsFlagged) {
 // A window that falls back twice. The kernel (WindowLookback::wait_window)
 // falls back on the closest INVALID lane and, while another is INVALID,
 // reads the whole window again; with a spin bound of 1 it falls back on the
-// next one with the words it has. The catalogue's persistent fallback never
-// meets two INVALID lanes in a window at the cross-check's bounds (a block
-// publishes a tile's aggregate before it looks back for its older one), so
-// both paths run here on one-tile blocks: each passes, SPIN agrees with the
-// explorer on each, and the two paths give different executions.
+// next one with the words it has. Under SC the catalogue's persistent
+// fallback never meets two INVALID lanes in a window at the cross-check's
+// bounds (a block publishes a tile's aggregate before it looks back for its
+// older one; under PTX a stale read can still see it INVALID), so both paths
+// run here on one-tile blocks: each passes, SPIN agrees with the explorer on
+// each, and the two paths give different executions.
 TEST(SpinCrossCheckFallbacks, TwoFallbacksInAWindowWithAndWithoutAReread) {
   if (const auto why = unavailable()) GTEST_SKIP() << why.value();
   NamedVariant reread = *find_variant("fallback");
