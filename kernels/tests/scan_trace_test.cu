@@ -130,7 +130,9 @@ std::uint32_t resident_blocks() {
 // tiles per resident block, every tile is drawn by a block below that count,
 // and (timing permitting: a block that starts late may find every ticket
 // drawn) the last of them draws too. The block ids come from the kernel, so
-// this checks the grid the launch really had.
+// this catches a grid smaller than the resident count; a larger one would
+// go unseen (its extra blocks start only once a resident block has exited,
+// after the last ticket was drawn).
 TEST(ScanTrace, PipelinedGridIsTheResidentBlocks) {
   LOOKBACK_REQUIRE_GPU();
   using Cfg = I<lookback::Pipelined>;

@@ -467,7 +467,9 @@ TEST(ScanValidation, RangesPastTheEndOfTheAddressSpace) {
           fake<void>(kTemp), short_bytes, fake<const int>(near_top - 4 * 16), fake<int>(kOut), n),
       cudaErrorInvalidValue);
   EXPECT_TRUE(mentions("temp storage too small")) << last_error_message();
-  EXPECT_FALSE(lookback::detail::wraps_address_space(kTop - 16, 15));
+  // The boundary: the end (p + bytes) must be an address.
+  EXPECT_FALSE(lookback::detail::wraps_address_space(kTop - 16, 16));
+  EXPECT_TRUE(lookback::detail::wraps_address_space(kTop - 15, 16));
   EXPECT_TRUE(lookback::detail::wraps_address_space(kTop - 16, 17));
 }
 

@@ -380,6 +380,9 @@ class Search {
         const auto waits = [&] { return std::any_of(obliged.begin(), obliged.end(), blocked); };
         bool all_stuck = true;
         for (int t : unfinished) {
+          // Past top only a block started now to spin joins the prefix: one
+          // that could run is not obliged to (the scheduler may never start it).
+          if (t > top && !blocked(t)) break;
           if (!blocked(t) && !unstartable(t)) {
             all_stuck = false;
             break;

@@ -123,6 +123,8 @@ TEST(Cli, FirstStopsAMutantAtItsExpectedProperty) {
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.out.find("\"as_expected\":true"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"no-data-race\""), std::string::npos) << r.out;
+  // The search went past the first property it met.
+  EXPECT_NE(r.out.find("\"monotone-status\""), std::string::npos) << r.out;
 }
 
 TEST(Cli, JsonOutputIsOneObject) {

@@ -177,6 +177,32 @@ TEST(Explorer, UnderLobeAFinishedBlockObligesEveryLowerOne) {
   EXPECT_TRUE(hangs(Progress::Unfair));
 }
 
+// ...and only those: a block above the highest one that ran is not obliged.
+// The writer (1) ran and finished, the waiter (0) waits on a flag that only
+// "idle" (2) sets; LOBE need never start idle: a hang (fair: none).
+TEST(Explorer, UnderLobeABlockAboveTheHighestThatRanIsNotObliged) {
+  System s;
+  s.threads = {{"waiter", 0, 0}, {"writer", 1, 0}, {"idle", 2, 0}};
+  s.init = {num(0), num(0)};
+  s.loc_names = {"flag", "x"};
+  s.descriptor = {false, false};
+  s.programs.push_back([](Ctx& c) {
+    if (c.load(1, Order::Relaxed, Step::Litmus, -1).num == 1)
+      c.await(0, Order::Acquire, Step::Litmus, -1, [](const Value& v) { return v.num == 1; });
+  });
+  s.programs.push_back([](Ctx& c) { c.store(1, num(1), Order::Relaxed, Step::Litmus, -1); });
+  s.programs.push_back([](Ctx& c) { c.store(0, num(1), Order::Release, Step::Litmus, -1); });
+  auto hangs = [&](Progress p) {
+    ExploreOptions o = options(MemoryModel::Ptx);
+    o.progress = p;
+    return explore(s, o).violations.count(Property::Termination) > 0;
+  };
+  EXPECT_TRUE(hangs(Progress::Lobe));
+  EXPECT_FALSE(hangs(Progress::Fair));
+  EXPECT_TRUE(hangs(Progress::Obe));
+  EXPECT_TRUE(hangs(Progress::Hsa));
+}
+
 // One resident slot, hsa: if the higher block starts first, the lowest one
 // cannot start while it runs, and hsa obliges the scheduler to run only the
 // lowest unfinished block: a hang, at the state after "late" read x. Its

@@ -36,18 +36,15 @@ class StressGpu : public ::testing::Test {
   }
 };
 
-// Every production variant of the catalogue (the harness must have an entry
-// for each), under every knob that applies to it.
+// Every production variant of the catalogue (the harness has an entry for
+// each catalogue row: entries.cpp's static_assert), under every knob that
+// applies to it.
 TEST_F(StressGpu, CorrectVariantsSurviveEveryKnobBriefly) {
   Harness h(HarnessConfig{});
-  std::size_t production = 0, run = 0;
-  for (const auto& v : lookback::protocol::kCatalogue)
-    production += v.kind == lookback::protocol::Kind::Production;
   for (const auto& e : all_entries()) {
     if (lookback::protocol::kCatalogue[static_cast<std::size_t>(e.index)].kind !=
         lookback::protocol::Kind::Production)
       continue;
-    ++run;
     for (const auto& k : default_knobs()) {
       if (!k.applies_to(e.fallback)) continue;
       const CellResult r = h.run(e, k, 0.3, 2000, false);
@@ -55,7 +52,6 @@ TEST_F(StressGpu, CorrectVariantsSurviveEveryKnobBriefly) {
       EXPECT_EQ(r.failures(), 0u) << e.name << " / " << k.name << ": " << r.first_failure;
     }
   }
-  EXPECT_EQ(run, production) << "a production variant has no stress entry";
 }
 
 TEST_F(StressGpu, MutantsThatFailOnEverySchedulePrettyMuchAreKilled) {

@@ -25,8 +25,9 @@ struct ScanArguments {
   const void* temp = nullptr;  // the caller's temp storage (nullptr: not checked)
 };
 
-// Whether [p, p + bytes) runs past the end of the address space (p + bytes
-// would wrap round to 0, and ranges_overlap with it).
+// Whether [p, p + bytes) runs past the last address: its end p + bytes would
+// wrap round to 0 (a range that ends at the very top does too), and
+// ranges_overlap with it.
 inline bool wraps_address_space(std::uintptr_t p, std::size_t bytes) {
   return bytes > std::numeric_limits<std::uintptr_t>::max() - p;
 }
