@@ -149,13 +149,14 @@ TEST(Explorer, AwaitSatisfiedByAnotherThreadIsAHangOnlyWithoutFairness) {
   EXPECT_TRUE(hangs(Progress::Unfair));
 }
 
-// LOBE counts a block that finished: once "writer" (the highest id) has run,
-// every lower block is obliged, so "setter" runs and the waiter's await
-// ends. (Counting only unfinished blocks made the waiter the highest started
-// one, and its wait a hang.)
-TEST(Explorer, UnderLobeAFinishedBlockObligesEveryLowerOne) {
+// Three blocks for LOBE: "waiter" (block 0) reads x and, having read 1,
+// waits for flag == 1; "setter" stores the flag and "writer" x, at blocks 1
+// and 2 in the order given.
+System waiter_setter_writer(bool setter_first) {
   System s;
-  s.threads = {{"waiter", 0, 0}, {"setter", 1, 0}, {"writer", 2, 0}};
+  s.threads = {{"waiter", 0, 0},
+               {setter_first ? "setter" : "writer", 1, 0},
+               {setter_first ? "writer" : "setter", 2, 0}};
   s.init = {num(0), num(0)};
   s.loc_names = {"flag", "x"};
   s.descriptor = {false, false};
@@ -163,44 +164,41 @@ TEST(Explorer, UnderLobeAFinishedBlockObligesEveryLowerOne) {
     if (c.load(1, Order::Relaxed, Step::Litmus, -1).num == 1)
       c.await(0, Order::Acquire, Step::Litmus, -1, [](const Value& v) { return v.num == 1; });
   });
-  s.programs.push_back([](Ctx& c) { c.store(0, num(1), Order::Release, Step::Litmus, -1); });
-  s.programs.push_back([](Ctx& c) { c.store(1, num(1), Order::Relaxed, Step::Litmus, -1); });
-  auto hangs = [&](Progress p) {
-    ExploreOptions o = options(MemoryModel::Ptx);
-    o.progress = p;
-    return explore(s, o).violations.count(Property::Termination) > 0;
-  };
-  EXPECT_FALSE(hangs(Progress::Lobe));
-  EXPECT_FALSE(hangs(Progress::Fair));
-  EXPECT_TRUE(hangs(Progress::Obe));  // the setter may never be started
-  EXPECT_TRUE(hangs(Progress::Hsa));  // only the lowest unfinished block, the waiter, must run
-  EXPECT_TRUE(hangs(Progress::Unfair));
+  const auto setter = [](Ctx& c) { c.store(0, num(1), Order::Release, Step::Litmus, -1); };
+  const auto writer = [](Ctx& c) { c.store(1, num(1), Order::Relaxed, Step::Litmus, -1); };
+  s.programs.push_back(setter_first ? Program(setter) : Program(writer));
+  s.programs.push_back(setter_first ? Program(writer) : Program(setter));
+  return s;
+}
+
+bool hangs_under(const System& s, Progress p) {
+  ExploreOptions o = options(MemoryModel::Ptx);
+  o.progress = p;
+  return explore(s, o).violations.count(Property::Termination) > 0;
+}
+
+// LOBE counts a block that finished: once the writer (the highest id) has
+// run, every lower block is obliged, so the setter runs and the waiter's
+// await ends. (Counting only unfinished blocks made the waiter the highest
+// started one, and its wait a hang.)
+TEST(Explorer, UnderLobeAFinishedBlockObligesEveryLowerOne) {
+  const System s = waiter_setter_writer(true);
+  EXPECT_FALSE(hangs_under(s, Progress::Lobe));
+  EXPECT_FALSE(hangs_under(s, Progress::Fair));
+  EXPECT_TRUE(hangs_under(s, Progress::Obe));  // the setter may never be started
+  EXPECT_TRUE(hangs_under(s, Progress::Hsa));  // only the lowest unfinished block must run
+  EXPECT_TRUE(hangs_under(s, Progress::Unfair));
 }
 
 // ...and only those: a block above the highest one that ran is not obliged.
-// The writer (1) ran and finished, the waiter (0) waits on a flag that only
-// "idle" (2) sets; LOBE need never start idle: a hang (fair: none).
+// The writer (1) ran and finished, the waiter waits on a flag that only the
+// setter (2) sets; LOBE need never start it: a hang (fair: none).
 TEST(Explorer, UnderLobeABlockAboveTheHighestThatRanIsNotObliged) {
-  System s;
-  s.threads = {{"waiter", 0, 0}, {"writer", 1, 0}, {"idle", 2, 0}};
-  s.init = {num(0), num(0)};
-  s.loc_names = {"flag", "x"};
-  s.descriptor = {false, false};
-  s.programs.push_back([](Ctx& c) {
-    if (c.load(1, Order::Relaxed, Step::Litmus, -1).num == 1)
-      c.await(0, Order::Acquire, Step::Litmus, -1, [](const Value& v) { return v.num == 1; });
-  });
-  s.programs.push_back([](Ctx& c) { c.store(1, num(1), Order::Relaxed, Step::Litmus, -1); });
-  s.programs.push_back([](Ctx& c) { c.store(0, num(1), Order::Release, Step::Litmus, -1); });
-  auto hangs = [&](Progress p) {
-    ExploreOptions o = options(MemoryModel::Ptx);
-    o.progress = p;
-    return explore(s, o).violations.count(Property::Termination) > 0;
-  };
-  EXPECT_TRUE(hangs(Progress::Lobe));
-  EXPECT_FALSE(hangs(Progress::Fair));
-  EXPECT_TRUE(hangs(Progress::Obe));
-  EXPECT_TRUE(hangs(Progress::Hsa));
+  const System s = waiter_setter_writer(false);
+  EXPECT_TRUE(hangs_under(s, Progress::Lobe));
+  EXPECT_FALSE(hangs_under(s, Progress::Fair));
+  EXPECT_TRUE(hangs_under(s, Progress::Obe));
+  EXPECT_TRUE(hangs_under(s, Progress::Hsa));
 }
 
 // One resident slot, hsa: if the higher block starts first, the lowest one
