@@ -23,7 +23,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <iostream>
-#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -208,30 +207,6 @@ std::string counterexample(const System& sys, const Violation& v) {
   return out.str();
 }
 
-// A finished execution computed the scan: every tile of every launch
-// (`tiles_of`: launch_tiles of the instance; a persistent variant's blocks
-// are fewer) wrote its output exactly once, and it is [0..tile] of that
-// launch. (Independent of the blocks' own checks, which look at prefixes,
-// not at the output.)
-std::optional<std::string> scan_error(const Sample& s, const std::vector<int>& tiles_of) {
-  const ExecutionGraph& g = s.graph;
-  std::map<std::pair<int, int>, int> written;  // (launch, tile) -> outputs
-  for (const Event& e : g.events()) {
-    if (e.step != Step::StoreOutput) continue;
-    const int launch = g.thread(e.thread).phase / 2;
-    ++written[{launch, e.tile}];
-    if (e.wval.iv != Interval::range(0, e.tile, launch))
-      return "launch " + std::to_string(launch) + " tile " + std::to_string(e.tile) + " output " +
-             to_string(e.wval.iv);
-  }
-  for (int launch = 0; launch < static_cast<int>(tiles_of.size()); ++launch)
-    for (int k = 0; k < tiles_of[static_cast<std::size_t>(launch)]; ++k)
-      if (written[{launch, k}] != 1)
-        return "launch " + std::to_string(launch) + " tile " + std::to_string(k) +
-               " output written " + std::to_string(written[{launch, k}]) + " times";
-  return std::nullopt;
-}
-
 // ------------------------------------------------------------ production
 
 // The production variants, each sampled by one property below.
@@ -265,7 +240,7 @@ void every_sampled_schedule_is_safe(const char* name) {
     RC_FAIL(std::string(name) + " (" + describe(v.protocol, inst) + "):\n" +
             counterexample(sys, *s.violation));
   if (s.finished) {
-    if (auto error = scan_error(s, launch_tiles(inst)))
+    if (auto error = scan_output_error(s, launch_tiles(inst)))
       RC_FAIL(std::string(name) + " (" + describe(v.protocol, inst) +
               ") finished with a wrong scan: " + *error);
   }

@@ -1,6 +1,9 @@
 #include "lookback/model/sampler.hpp"
 
 #include <algorithm>
+#include <map>
+#include <string>
+#include <utility>
 
 #include "execution_step.hpp"
 #include "lookback/model/incremental_ptx.hpp"
@@ -162,6 +165,25 @@ class Sampler {
 
 Sample sample_execution(const System& sys, std::span<const int> choices, const SampleOptions& opt) {
   return Sampler(sys, choices, opt).run();
+}
+
+std::optional<std::string> scan_output_error(const Sample& s, const std::vector<int>& tiles_of) {
+  const ExecutionGraph& g = s.graph;
+  std::map<std::pair<int, int>, int> written;  // (launch, tile) -> outputs
+  for (const Event& e : g.events()) {
+    if (e.step != Step::StoreOutput) continue;
+    const int launch = g.thread(e.thread).phase / 2;  // the host between launches: odd phases
+    ++written[{launch, e.tile}];
+    if (e.wval.iv != Interval::range(0, e.tile, launch))
+      return "launch " + std::to_string(launch) + " tile " + std::to_string(e.tile) + " output " +
+             to_string(e.wval.iv);
+  }
+  for (int launch = 0; launch < static_cast<int>(tiles_of.size()); ++launch)
+    for (int k = 0; k < tiles_of[static_cast<std::size_t>(launch)]; ++k)
+      if (written[{launch, k}] != 1)
+        return "launch " + std::to_string(launch) + " tile " + std::to_string(k) +
+               " output written " + std::to_string(written[{launch, k}]) + " times";
+  return std::nullopt;
 }
 
 }  // namespace lookback::model

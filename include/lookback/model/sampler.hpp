@@ -37,6 +37,7 @@
 
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "lookback/model/explorer.hpp"
@@ -69,5 +70,13 @@ struct Sample {
 // (kMaxSampledEvents under PTX, kMaxEvents under RC11 and SC).
 Sample sample_execution(const System& sys, std::span<const int> choices,
                         const SampleOptions& opt = {});
+
+// Of a finished sample of a protocol system: whether it computed the scan,
+// independently of the blocks' own checks (they look at prefixes, not at
+// the output). Every tile of every launch (`tiles_of`: launch_tiles of the
+// instance; a persistent variant runs fewer blocks) wrote its output exactly
+// once, and it is [0..tile] of that launch. The first way it did not, or
+// nothing.
+std::optional<std::string> scan_output_error(const Sample& s, const std::vector<int>& tiles_of);
 
 }  // namespace lookback::model
