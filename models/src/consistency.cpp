@@ -65,6 +65,7 @@ Derived::Derived(const ExecutionGraph& g, MemoryModel m)
     const auto& ids = g.thread_events(t);
     for (std::size_t i = 0; i < ids.size(); ++i)
       for (std::size_t j = i + 1; j < ids.size(); ++j) {
+        if (ev[ids[i]].same_group(ev[ids[j]])) continue;  // concurrent lanes
         po_.add(ids[i], ids[j]);
         if (same_loc(ev[ids[i]], ev[ids[j]])) po_loc_.add(ids[i], ids[j]);
       }

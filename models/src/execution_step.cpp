@@ -39,6 +39,7 @@ std::vector<Candidate> candidates(const ExecutionGraph& g, int t, const Op& op, 
     e.step = op.step;
     e.tile = op.tile;
     e.await = static_cast<bool>(op.exits);
+    e.group = op.group;
     if (kind == EventKind::Read || kind == EventKind::Rmw) {
       e.rf = rf;
       e.rval = g.value_of(rf, op.loc);
@@ -57,10 +58,18 @@ std::vector<Candidate> candidates(const ExecutionGraph& g, int t, const Op& op, 
       make(EventKind::Write, kInit, op.wval, pos);
     return out;
   }
-  // Reads and RMWs: choose the write read from (SC: only the latest).
+  // Reads and RMWs: choose the write read from. Under SC only the latest,
+  // except for a lane of a window read (Event::group) that does not spin:
+  // lanes read concurrently, so such a read may have happened at any moment
+  // since its thread's last event before the group; which of those sources
+  // fit is the caller's consistency check (acyclic po | com, program order
+  // without the group's pairs). Spinning lanes keep lane order under SC: a
+  // thread stuck at one lane's spin would otherwise hold executions that
+  // differ only in which later lanes had read (their stale values are
+  // PTX executions, explored there; SC is the SPIN cross-check's model).
   std::vector<int> sources{kInit};
   sources.insert(sources.end(), order.begin(), order.end());
-  if (sc) sources.erase(sources.begin(), sources.end() - 1);
+  if (sc && (op.group == 0 || op.exits)) sources.erase(sources.begin(), sources.end() - 1);
   for (int src : sources) {
     const Value& seen = g.value_of(src, op.loc);
     const int after = src == kInit ? 0 : g.co_position(src) + 1;

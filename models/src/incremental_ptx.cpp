@@ -56,7 +56,7 @@ const char* BasicIncrementalPtx<MaxEvents>::append(const ExecutionGraph& g) {
     if (x.is_acquire()) from_read(e);
     for (int k = 0; k < older; ++k) {
       const Event& y = g.event(mine[k]);
-      if (!y.is_read()) continue;
+      if (!y.is_read() || y.same_group(x)) continue;
       if (acquiring_fence(x) || (x.is_acquire() && y.loc == x.loc)) from_read(mine[k]);
     }
     heads.for_each([&](int h) {
@@ -75,8 +75,17 @@ const char* BasicIncrementalPtx<MaxEvents>::append(const ExecutionGraph& g) {
     for (int a = 0; a < e; ++a)
       if (g.thread(g.event(a).thread).phase < phase) earlier.set(a);
 
-  // cause_base = (po*; base; po*)+, predecessors of e.
-  if (older > 0) S.cbase = s_[mine[older - 1]].cbase;
+  // cause_base = (po*; base; po*)+, predecessors of e: those of e's
+  // immediate program-order predecessors, the thread's last event before e
+  // or, if that is a lane of a window read, every lane of its group (e's own
+  // groupmates do not precede it: Event::group).
+  int pred = older - 1;
+  while (pred >= 0 && g.event(mine[pred]).same_group(x))
+    --pred;
+  for (int k = pred; k >= 0; --k) {
+    S.cbase |= s_[mine[k]].cbase;
+    if (k == 0 || !g.event(mine[k - 1]).same_group(g.event(mine[k]))) break;
+  }
   S.cbase |= earlier;
   base.for_each([&](int b) {
     S.cbase.set(b);
@@ -93,7 +102,7 @@ const char* BasicIncrementalPtx<MaxEvents>::append(const ExecutionGraph& g) {
   if (x.is_mem())
     for (int k = 0; k < older; ++k) {
       const Event& y = g.event(mine[k]);
-      if (y.is_mem() && y.loc == x.loc) via.set(mine[k]);
+      if (y.is_mem() && y.loc == x.loc && !y.same_group(x)) via.set(mine[k]);
     }
   // A read z observes its source w (if strong) and what w observes, so the
   // union over `via` is that over the distinct sources: one set union per
@@ -153,7 +162,7 @@ const char* BasicIncrementalPtx<MaxEvents>::append(const ExecutionGraph& g) {
   Bits in, out;
   for (int k = 0; k < older; ++k) {
     const Event& y = g.event(mine[k]);
-    if (y.is_mem() && y.loc == x.loc) in.set(mine[k]);
+    if (y.is_mem() && y.loc == x.loc && !y.same_group(x)) in.set(mine[k]);
   }
   if (x.is_read()) {
     if (x.rf != kInit && morally_strong(g, x.rf, e)) in.set(x.rf);

@@ -10,12 +10,17 @@ const Event& Ctx::step(Op op) {
     if (++after_suspend_ > 64) throw Suspend{};
     return placeholder_;
   }
+  if (group_ != 0) {
+    if (op.kind != EventKind::Read)
+      throw std::logic_error("only loads and awaits may be lanes of a window read");
+    op.group = group_;
+  }
   const auto& mine = g_.thread_events(thread_);
   if (pos_ < mine.size()) {
     const Event& e = g_.event(mine[pos_++]);
     // A deterministic program replays the same operations; anything else is a
     // bug in the program, not in the protocol.
-    if (e.loc != op.loc || (e.is_fence() != (op.kind == EventKind::Fence)))
+    if (e.loc != op.loc || (e.is_fence() != (op.kind == EventKind::Fence)) || e.group != op.group)
       throw std::logic_error("program replay diverged");
     return e;
   }

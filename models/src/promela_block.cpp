@@ -122,6 +122,49 @@ class BlockWriter {
   // pending start gate, if any, goes first.
   void step(const std::vector<std::string>& pre, const std::string& guard,
             const std::vector<std::string>& body, bool shared = true) {
+    atomic("atomic {", step_lines(pre, guard, body), "};");
+    if (shared) ++events_;
+  }
+
+  // One lane of a warp-wide read: if `when` holds, one atomic step of
+  // `body`, whose history entry goes through H_L (lane k's slot).
+  struct LaneStep {
+    std::string when;  // the lane reads at all ("" = always)
+    std::vector<std::string> body;
+  };
+
+  // The explorer's Ctx::begin_lanes for reads that do not spin: the lanes'
+  // steps in any order (the kernel's lanes read concurrently), each once;
+  // then their history entries in lane order, so that an execution has one
+  // history whatever order its lanes took.
+  void lanes(const std::vector<LaneStep>& steps, const std::vector<std::string>& after = {}) {
+    w_.line("do");
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+      const LaneStep& l = steps[k];
+      const std::string bit = str(1 << k);
+      std::string first = "(lread & " + bit + ") == 0";
+      if (!l.when.empty()) first += " && (" + l.when + ")";
+      std::vector<std::string> body = l.body;
+      body.push_back("lread = lread | " + bit);
+      std::vector<std::string> lines = step_lines({}, "", body);
+      lines.insert(lines.begin(), "(" + first + ") ->");
+      atomic(":: atomic {", lines, "}");
+      ++events_;
+    }
+    w_.line(":: else -> break;");
+    w_.line("od;");
+    std::vector<std::string> flush{"lread = 0"};
+    for (std::size_t k = 0; k < steps.size(); ++k)
+      flush.push_back("H_FLUSH(" + str(static_cast<int>(k)) + ")");
+    flush.insert(flush.end(), after.begin(), after.end());
+    // atomic, not d_step: the loop's break may not jump into a d_step.
+    for (auto& f : flush)
+      f += ";";
+    atomic("atomic {", flush, "};");
+  }
+
+  std::vector<std::string> step_lines(const std::vector<std::string>& pre, const std::string& guard,
+                                      const std::vector<std::string>& body) {
     std::vector<std::string> lines;
     if (!gate_.empty()) {
       lines.push_back("(" + gate_ + ") ->");
@@ -135,7 +178,12 @@ class BlockWriter {
     for (const auto& s : body)
       if (!s.empty()) lines.push_back(s + ";");  // "" leaves a part out
     if (lines.empty()) lines.push_back("skip;");
-    w_.line("atomic {");
+    return lines;
+  }
+
+  void atomic(const std::string& open, const std::vector<std::string>& lines,
+              const std::string& close) {
+    w_.line(open);
     w_.in();
     for (const auto& l : lines) {
       std::istringstream split(l);
@@ -143,8 +191,7 @@ class BlockWriter {
         w_.line(one);
     }
     w_.out();
-    w_.line("};");
-    if (shared) ++events_;
+    w_.line(close);
   }
 
   // Local work, one indivisible transition: it joins the pending start gate
@@ -220,6 +267,8 @@ class BlockWriter {
     w_.line("short liv" + lanes + ";  /* lane: value */");
     w_.line("byte lw_st" + lanes + "; int lw_ep" + lanes + "; short lw_iv" + lanes +
             "; short lw_pub" + lanes + ";  /* lane: the word read */");
+    w_.line("int lread;  /* lanes of the current warp-wide read that have read */");
+    w_.line("short lrf" + lanes + " = -1;  /* lane: its read's history entry, until flushed */");
   }
 
   void tile(int t) {
@@ -419,6 +468,7 @@ class BlockWriter {
   // One read of every lane of window j (m lanes), then the look-back fence:
   // the kernel's wait_window round (and the explorer's read_window).
   void read_window(int j, int m, bool bounded) {
+    std::vector<LaneStep> reads;
     for (int k = 0; k < m; ++k) {
       const int idx = j - k;
       const std::string d = "[" + str(idx) + "]", l = "[" + str(k) + "]";
@@ -427,16 +477,20 @@ class BlockWriter {
           "lw_st" + l + " = d_st" + d, "lw_ep" + l + " = d_ep" + d,
           "lw_iv" + l + " = d_iv" + d, "lw_pub" + l + " = d_pub" + d,
           "ls" + l + " = " + eff,      "liv" + l + " = d_iv" + d,
-          "lknown" + l + " = 0",       "H_R(" + str(g_.loc_desc(idx)) + ")"};
+          "lknown" + l + " = 0",       "H_L(" + str(k) + ", " + str(g_.loc_desc(idx)) + ")"};
       if (bounded) {
         // The bounded wait gives up after some spins: under interleaving
         // that is one read at a moment the scheduler chooses.
-        step({}, "", read);
+        reads.push_back({"", read});
       } else {
+        // Spinning lanes are read in lane order, as the explorer does
+        // under SC (execution_step.cpp, candidates).
+        read.back() = "H_R(" + str(g_.loc_desc(idx)) + ")";
         read.insert(read.begin(), "wt[thr] = W_NONE");
         step({"WAIT_FREE_CHECK", "wt[thr] = W_DESC + " + str(idx)}, eff + " != INVALID", read);
       }
     }
+    if (bounded) lanes(reads);
     fence(p_.lookback_fence, "after the window's reads");
   }
 
@@ -507,27 +561,27 @@ class BlockWriter {
 
   // Split layout: lane k's value word, the one matching its status, checked
   // against the status word it was read with.
-  void split_value(int t, int idx, int k) {
+  std::vector<std::string> split_value(int t, int idx, int k) {
     const std::string l = "[" + str(k) + "]";
     std::string pick;
     if (g_.two_value_words) {
       pick = "if\n:: ls" + l + " == PREFIX -> seen_iv = " + word("iv", idx, Status::Prefix) +
-             "; seen_pub = " + word("pub", idx, Status::Prefix) + "; H_R(" + str(g_.loc_incl(idx)) +
+             "; seen_pub = " + word("pub", idx, Status::Prefix) + "; H_L(" + str(k) + ", " +
+             str(g_.loc_incl(idx)) +
              ");\n:: else -> seen_iv = " + word("iv", idx, Status::Aggregate) +
-             "; seen_pub = " + word("pub", idx, Status::Aggregate) + "; H_R(" +
+             "; seen_pub = " + word("pub", idx, Status::Aggregate) + "; H_L(" + str(k) + ", " +
              str(g_.loc_agg(idx)) + ");\nfi";
     } else {
       pick = "seen_iv = " + word("iv", idx, Status::Aggregate) +
-             "; seen_pub = " + word("pub", idx, Status::Aggregate) + "; H_R(" +
+             "; seen_pub = " + word("pub", idx, Status::Aggregate) + "; H_L(" + str(k) + ", " +
              str(g_.loc_agg(idx)) + ")";
     }
-    step({}, "",
-         {pick,
-          require("seen_pub == lw_pub" + l, Property::NoTornDescriptor,
-                  "tile " + str(t) + " read a status of tile " + str(idx) +
-                      " with the value of another publish (%d)",
-                  "seen_iv"),
-          "liv" + l + " = seen_iv"});
+    return {pick,
+            require("seen_pub == lw_pub" + l, Property::NoTornDescriptor,
+                    "tile " + str(t) + " read a status of tile " + str(idx) +
+                        " with the value of another publish (%d)",
+                    "seen_iv"),
+            "liv" + l + " = seen_iv"};
   }
 
   // Decoupled fallback of round r for lane k (descriptor idx), still
@@ -627,17 +681,16 @@ class BlockWriter {
     }
     local(find);
     if (g_.split) {
+      std::vector<LaneStep> reads;
       for (int k = 0; k < m; ++k) {
         const std::string l = "[" + str(k) + "]";
-        w_.line("if");
-        w_.line(":: (stop == 255 || stop >= " + str(k) + ") && !lknown" + l + " && ls" + l +
-                " != INVALID ->");
-        w_.in();
-        split_value(t, j - k, k);
-        w_.out();
-        w_.line(":: else -> skip;");
-        w_.line("fi;");
+        reads.push_back({"(stop == 255 || stop >= " + str(k) + ") && !lknown" + l + " && ls" + l +
+                             " != INVALID",
+                         split_value(t, j - k, k)});
       }
+      // The lanes' scratch words would otherwise keep the last lane's
+      // value: one end state per order.
+      lanes(reads, {"seen_iv = 0", "seen_pub = 0"});
     }
     std::vector<std::string> body{"wsum = IV_EMPTY"};
     for (int k = m - 1; k >= 0; --k)

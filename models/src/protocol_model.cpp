@@ -204,10 +204,12 @@ class BlockProgram {
   };
 
   // One read of every lane of the window [j - window + 1, j], then the
-  // look-back fence (the kernel's wait_window round).
+  // look-back fence (the kernel's wait_window round). The lanes read
+  // concurrently (Ctx::begin_lanes): none of their reads orders another's.
   void read_window(Ctx& c, int tile, int j, std::uint32_t epoch, std::vector<Lane>& lanes) const {
     const bool bounded = bounded_wait(p_);
     lanes.clear();
+    c.begin_lanes();
     for (int k = 0; k < inst_.window; ++k) {
       const int idx = j - k;
       if (idx < 0) {
@@ -221,6 +223,7 @@ class BlockProgram {
                                         });
       lanes.push_back({idx, false, effective(w, epoch), w.iv, w});
     }
+    c.end_lanes();
     c.fence(p_.lookback_fence, Step::LookbackFence, tile);
   }
 
@@ -277,11 +280,16 @@ class BlockProgram {
       }
       const int lowest = stop >= 0 ? stop : last;
       if (!packed()) {
+        // Each lane reads its own value word, concurrently too (though
+        // after every lane's status read: one thread per lane would order
+        // lane k's value only after lane k's status).
+        c.begin_lanes();
         for (int k = 0; k <= lowest; ++k) {
           Lane& lane = lanes[static_cast<std::size_t>(k)];
           if (!lane.known && lane.status != Status::Invalid)
             lane.iv = read_value(c, tile, lane.status, lane.word, lane.tile);
         }
+        c.end_lanes();
       }
       // value(lowest tile) (+) ... (+) value(j): operand order matters.
       Interval window_sum = Interval::empty();

@@ -106,6 +106,53 @@ TEST(Explorer, CoherenceForbidsReadingOlderValueAfterNewer) {
   EXPECT_TRUE(explore(s, options(MemoryModel::Ptx)).passed());
 }
 
+// P0: data = 1 (relaxed); flag = 1 (release).
+// P1: as lanes of one warp-wide read (Ctx::begin_lanes) or one after the
+// other: f = flag (acquire), d = data (relaxed); then, after the group,
+// d2 = data (relaxed). `check_lanes` requires d == 1 where f == 1 (what
+// one thread's acquire gives and two lanes' do not); the read after the
+// group is required to see data == 1 where f == 1 either way.
+System lanes_message_passing(bool lanes, bool check_lanes) {
+  System s = message_passing(Order::Relaxed, Order::Release, Order::Acquire);
+  s.programs[1] = [=](Ctx& c) {
+    if (lanes) c.begin_lanes();
+    const int f = c.load(kFlag, Order::Acquire, Step::Litmus, -1).num;
+    const int d = c.load(kData, Order::Relaxed, Step::Litmus, -1).num;
+    if (lanes) c.end_lanes();
+    if (check_lanes)
+      c.require(f == 0 || d == 1, Property::CorrectPrefix, "the other lane read stale data");
+    const int d2 = c.load(kData, Order::Relaxed, Step::Litmus, -1).num;
+    c.require(f == 0 || d2 == 1, Property::NoTornDescriptor, "stale data after the group");
+  };
+  return s;
+}
+
+TEST(Explorer, LanesOfAWindowReadAreNotOrderedByEachOther) {
+  for (MemoryModel m : {MemoryModel::Ptx, MemoryModel::Rc11, MemoryModel::Sc}) {
+    // One thread: the acquire orders the data read after it.
+    EXPECT_TRUE(explore(lanes_message_passing(false, true), options(m)).passed()) << to_string(m);
+    // Two lanes: the data lane may have read before the flag was set,
+    // under SC too (it read at an earlier moment).
+    const auto r = explore(lanes_message_passing(true, true), options(m));
+    EXPECT_EQ(r.violations.count(Property::CorrectPrefix), 1u) << to_string(m);
+    EXPECT_EQ(r.violations.count(Property::NoTornDescriptor), 0u) << to_string(m);
+    // Every event after the group follows each lane: the flag lane's
+    // acquire orders the later data read.
+    EXPECT_TRUE(explore(lanes_message_passing(true, false), options(m)).passed()) << to_string(m);
+  }
+}
+
+TEST(Explorer, LanesHoldOnlyReads) {
+  System s = message_passing(Order::Relaxed, Order::Relaxed, Order::Relaxed);
+  s.programs[1] = [](Ctx& c) {
+    c.begin_lanes();
+    c.load(kFlag, Order::Relaxed, Step::Litmus, -1);
+    c.store(kData, num(2), Order::Relaxed, Step::Litmus, -1);
+    c.end_lanes();
+  };
+  EXPECT_THROW(explore(s, options(MemoryModel::Ptx)), std::logic_error);
+}
+
 TEST(Explorer, AwaitOnAValueNobodyWritesIsAHangUnderEveryProgressModel) {
   System s;
   s.threads = {{"waiter", 0, 0}, {"other", 1, 0}};

@@ -60,6 +60,13 @@ struct Event {
   int rf = kInit;          // event id read from (Read, Rmw)
   std::uint64_t deps = 0;  // bit k: depends on this thread's k-th event (a read)
   bool await = false;      // a spin read: it only returns values that exit the loop
+  // Nonzero: one lane's read of a warp-wide window read. The thread's
+  // consecutive events with the same group are unordered in program order
+  // among themselves (the kernel's lanes read concurrently; its ballot orders
+  // no memory); every event before the group precedes each of them and every
+  // event after it follows each. The value is the group's first index + 1,
+  // so two groups in a row differ.
+  std::uint16_t group = 0;
 
   bool is_read() const { return kind == EventKind::Read || kind == EventKind::Rmw; }
   bool is_write() const { return kind == EventKind::Write || kind == EventKind::Rmw; }
@@ -72,6 +79,9 @@ struct Event {
   bool is_release() const {
     return is_write() && (order == Order::Release || order == Order::AcqRel);
   }
+  // Whether this event and `later`, an event after it in the same thread,
+  // are unordered lanes of one group (so not in program order).
+  bool same_group(const Event& later) const { return group != 0 && group == later.group; }
 };
 
 }  // namespace lookback::model

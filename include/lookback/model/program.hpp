@@ -41,6 +41,7 @@ struct Op {
   // The program asserts this read commutes with every other thread's steps:
   // no other thread writes the location.
   bool commutes = false;
+  std::uint16_t group = 0;  // Event::group: a lane of a window read
 };
 
 // Thrown by a program that detects a violated property.
@@ -66,6 +67,11 @@ class Ctx {
   std::pair<bool, Value> cas(Loc l, const Value& expected, const Value& desired, Order o, Step s,
                              int tile);
   void fence(Fence f, Step s, int tile);
+  // Between these, loads and awaits are lanes of one warp-wide read
+  // (Event::group): unordered among themselves, as the kernel's lanes.
+  // Only loads and awaits may come between them.
+  void begin_lanes() { group_ = static_cast<std::uint16_t>(pos_ + 1); }
+  void end_lanes() { group_ = 0; }
   void require(bool ok, Property p, const std::string& message) {
     if (!ok && !suspended()) throw PropertyViolation{p, message};
   }
@@ -94,6 +100,7 @@ class Ctx {
   const ExecutionGraph& g_;
   int thread_;
   std::size_t pos_ = 0;
+  std::uint16_t group_ = 0;  // nonzero between begin_lanes and end_lanes
   int after_suspend_ = 0;
   std::optional<Op> next_;
   Event placeholder_{};
