@@ -1,8 +1,9 @@
 // The L2 prefetch (l2_prefetch.cuh, TilePolicy::kL2PrefetchBytes) is a hint:
 // it must change no output, stay inside the input, and never issue a
 // misaligned address (cp.async.bulk.prefetch traps on one: the whole
-// context is lost). The window the launch computes is checked on the host;
-// on the GPU each variant prefetches the very next tile (the shortest
+// context is lost). The window the launch computes and the production
+// distances are checked on the host (l2_prefetch_window_test.cpp); on the
+// GPU each variant prefetches the very next tile (the shortest
 // distance), so every tile from the grid's first wave's last one on asks
 // for its successor: sizes end at the first wave's last tile (nothing to
 // ask for), two tiles after it, and mid-tile a few tiles later (a partial
@@ -11,6 +12,7 @@
 // values, whose striped "vector" path moves one item at a time at 4-byte
 // alignment. The production distances run in the variants' matrix tests
 // (2^24 items, every value type, aligned and misaligned in place).
+#include "resident_blocks.hpp"
 #include "scan_test_util.hpp"
 
 namespace lt = lookback::testing;
@@ -24,21 +26,21 @@ template <class Policy>
 struct NextTilePrefetch : Policy {
   static constexpr int kL2PrefetchBytes = 1;
 };
+static_assert(
+    lookback::policy_prefetch_tiles<NextTilePrefetch<lookback::FallbackPolicy>, std::uint32_t>() ==
+    1);
 template <lookback::Variant V>
 using NextTile = lookback::ScanConfig<V, NextTilePrefetch<lookback::detail::default_policy_t<V>>>;
 
 // Tiles the first wave of Cfg's aligned kernel for protocol P draws: the
-// window the launch computes, from prefetch_window itself. P is a template
-// argument: nvcc 13 cannot name an agent from Cfg::protocol inside the
-// alias (scan_persistent_test.cu). The scalar and in-place kernels may hold
+// window the launch computes, from prefetch_window itself (P: a template
+// argument, resident_blocks.hpp says why). The scalar and in-place kernels may hold
 // another number of blocks; their sizes land near their wave's edge.
 template <class Cfg, lookback::protocol::Protocol P, class T>
 std::int64_t first_wave_tiles() {
-  using A = lookback::detail::agent_t<Cfg, P, false, ld::Access::Vector, T, lt::op_for<T>>;
-  std::uint32_t resident = 0;
-  EXPECT_EQ(lookback::detail::resident_blocks<A>(resident), cudaSuccess)
-      << lookback::last_error_message();
-  return ld::prefetch_window(resident, A::P.tiles_per_block, 0, A::kTileItems).from;
+  return ld::prefetch_window(lt::resident_blocks<Cfg, P, T, lt::op_for<T>>(), P.tiles_per_block, 0,
+                             lookback::detail::tile_items<Cfg, T>())
+      .from;
 }
 
 template <class Cfg, class T>
@@ -60,35 +62,6 @@ void check_u32_and_u64() {
                            lt::Placement::Offset2InPlace};
   check_around_first_wave<NextTile<V>, std::uint32_t>(placements);
   check_around_first_wave<NextTile<V>, std::uint64_t>(placements);
-}
-
-TEST(ScanL2Prefetch, WindowLeavesOutTheFirstWaveAndAPartialLastTile) {
-  // 528 persistent blocks of two tiles: the first 1056 tiles are the first
-  // wave's; 10 tiles and a part: the partial 11th is not asked for.
-  constexpr ld::PrefetchWindow w = ld::prefetch_window(528, 2, 2000 * 8192 + 5, 8192);
-  static_assert(w.from == 1056 && w.to == 2000);
-  EXPECT_EQ(ld::prefetch_window(396, 1, 10 * 9856, 9856).to, 10u);
-  EXPECT_EQ(ld::prefetch_window(396, 1, 10 * 9856 - 1, 9856).to, 9u);
-  EXPECT_EQ(ld::prefetch_window(396, 1, 100, 9856).to, 0u);  // no whole tile
-  EXPECT_EQ(ld::prefetch_window(396, 1, 0, 9856).from, 396u);
-  // The largest grid: 2^31 - 1 tiles.
-  EXPECT_EQ(ld::prefetch_window(528, 2, std::int64_t{0x7fffffff} * 8192, 8192).to, 0x7fffffffu);
-}
-
-TEST(ScanL2Prefetch, ProductionPoliciesPrefetchAboutAMebibyteAhead) {
-  // 1 MiB of input (coarsened: 512 KiB) in whole tiles: 9856-item u32 and
-  // 4480-item u64 warp-lookback tiles, 64 KiB coarsened, 32 KiB pipelined.
-  EXPECT_EQ((lookback::policy_prefetch_tiles<lookback::WarpLookbackPolicy, std::uint32_t>()), 26);
-  EXPECT_EQ((lookback::policy_prefetch_tiles<lookback::WarpLookbackPolicy, std::uint64_t>()), 29);
-  EXPECT_EQ((lookback::policy_prefetch_tiles<lookback::CoarsenedPolicy, std::uint32_t>()), 8);
-  EXPECT_EQ((lookback::policy_prefetch_tiles<lookback::PipelinedPolicy, std::uint32_t>()), 32);
-  EXPECT_EQ((lookback::policy_prefetch_tiles<lookback::FallbackPolicy, std::uint64_t>()), 42);
-  EXPECT_EQ((lookback::policy_prefetch_tiles<NextTilePrefetch<lookback::FallbackPolicy>,
-                                             std::uint32_t>()),
-            1);
-  // The default's small half does not prefetch: its grids are one wave.
-  EXPECT_EQ((lookback::policy_prefetch_tiles<lookback::WarpLookbackSmallPolicy, std::uint32_t>()),
-            0);
 }
 
 TEST(ScanL2Prefetch, WarpLookbackOutputsUnchanged) {

@@ -5,6 +5,7 @@
 // reported as an error instead of a silent skip.
 #include <cstddef>
 
+#include "resident_blocks.hpp"
 #include "scan_test_util.hpp"
 
 namespace lt = lookback::testing;
@@ -19,18 +20,7 @@ static_assert(lp::persistent(Cfg::protocol), "the pipelined variant runs persist
 static_assert(!lp::persistent(lookback::Coarsened::protocol));
 static_assert(!lp::persistent(lookback::WarpLookback::protocol));
 
-// (Templates on the configuration: nvcc 13 cannot name an agent with a
-// Protocol argument from a non-template function; stress/src/entry.cu.)
-template <class C, lp::Protocol P>
-std::uint32_t resident() {
-  using A = lookback::detail::agent_t<C, P, false, lookback::device::Access::Vector, std::uint32_t,
-                                      lookback::Sum>;
-  std::uint32_t blocks = 0;
-  EXPECT_EQ(lookback::detail::resident_blocks<A>(blocks), cudaSuccess)
-      << lookback::last_error_message();
-  return blocks;
-}
-
+// (A template on the protocol: resident_blocks.hpp says why.)
 template <class C, lp::Protocol P>
 int occupancy() {
   using A = lookback::detail::agent_t<C, P, false, lookback::device::Access::Vector, std::uint32_t,
@@ -43,7 +33,7 @@ int occupancy() {
 }
 
 std::uint32_t resident_pipelined() {
-  return resident<Cfg, Cfg::protocol>();
+  return lt::resident_blocks<Cfg, Cfg::protocol>();
 }
 int occupancy_pipelined() {
   return occupancy<Cfg, Cfg::protocol>();

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "lookback/trace_summary.hpp"
+#include "resident_blocks.hpp"
 #include "scan_test_util.hpp"
 
 namespace lt = lookback::testing;
@@ -113,19 +114,6 @@ TEST(ScanTrace, PipelinedStampsEveryTile) {
   LOOKBACK_REQUIRE_GPU();
   expect_whole_timeline(traced_scan<I<lookback::Pipelined>>(kN, false), false);
 }
-// Blocks the device holds at once of Cfg's kernel for protocol P (as
-// scan_persistent_test: P is a template argument, nvcc 13 cannot name the
-// agent from Cfg::protocol inside the alias).
-template <class Cfg, lookback::protocol::Protocol P>
-std::uint32_t resident_blocks() {
-  using A = lookback::detail::agent_t<Cfg, P, false, lookback::device::Access::Vector,
-                                      std::uint32_t, lookback::Sum>;
-  std::uint32_t blocks = 0;
-  EXPECT_EQ(lookback::detail::resident_blocks<A>(blocks), cudaSuccess)
-      << lookback::last_error_message();
-  return blocks;
-}
-
 // A persistent grid is as many blocks as the device holds at once: with four
 // tiles per resident block, every tile is drawn by a block below that count,
 // and (timing permitting: a block that starts late may find every ticket
@@ -136,7 +124,7 @@ std::uint32_t resident_blocks() {
 TEST(ScanTrace, PipelinedGridIsTheResidentBlocks) {
   LOOKBACK_REQUIRE_GPU();
   using Cfg = I<lookback::Pipelined>;
-  const std::uint32_t resident = resident_blocks<Cfg, Cfg::protocol>();
+  const std::uint32_t resident = lt::resident_blocks<Cfg, Cfg::protocol>();
   ASSERT_GT(resident, 0u);
   const std::int64_t n =
       4 * std::int64_t{resident} * lookback::detail::tile_items<Cfg, std::uint32_t>() + 5;
