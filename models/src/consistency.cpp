@@ -216,7 +216,9 @@ Verdict Derived::check(bool thin_air) const {
   com |= fr_;
 
   if (m_ == MemoryModel::Sc) {
-    Relation all = po_;
+    // order_ is RC11's hb here: po, launch boundaries (which a window read's
+    // lanes, reading older writes, need) and sw, whose edges po | com hold.
+    Relation all = order_;
     all |= com;
     if (!all.acyclic()) return {false, "sequential-consistency"};
     return {};

@@ -1,6 +1,9 @@
 #include "lookback/model/counterexample.hpp"
 
+#include <cstddef>
+#include <span>
 #include <sstream>
+#include <vector>
 
 namespace lookback::model {
 
@@ -16,6 +19,34 @@ std::string who(const ExecutionGraph& g, int id) {
   if (id == kInit) return "init";
   const Event& e = g.event(id);
   return g.thread(e.thread).name + " #" + std::to_string(e.index);
+}
+
+// Positions (in ids) of the program-order predecessors of ids[i] that no
+// other predecessor follows: a lane of a window read (Event::group) follows
+// the event before its group, and the event after a group every lane of it.
+std::vector<std::size_t> immediate_predecessors(const ExecutionGraph& g, std::span<const int> ids,
+                                                std::size_t i) {
+  std::vector<std::size_t> out;
+  std::size_t k = i;
+  while (k > 0 && g.event(ids[k - 1]).same_group(g.event(ids[i])))
+    --k;
+  if (k == 0) return out;
+  out.push_back(k - 1);
+  for (std::size_t j = k - 1; j > 0 && g.event(ids[j - 1]).same_group(g.event(ids[k - 1])); --j)
+    out.push_back(j - 1);
+  return out;
+}
+
+// "lanes #a-#b" for a lane of a window read: the events it is unordered with.
+std::string lanes_of(const ExecutionGraph& g, std::span<const int> ids, std::size_t i) {
+  const Event& e = g.event(ids[i]);
+  std::size_t a = i, b = i;
+  while (a > 0 && g.event(ids[a - 1]).same_group(e))
+    --a;
+  while (b + 1 < ids.size() && e.same_group(g.event(ids[b + 1])))
+    ++b;
+  return "lanes #" + std::to_string(g.event(ids[a]).index) + "-#" +
+         std::to_string(g.event(ids[b]).index);
 }
 }  // namespace
 
@@ -53,8 +84,11 @@ void print_counterexample(std::ostream& os, const System& sys, const Violation& 
       continue;
     }
     os << "  " << g.thread(t).name << ":\n";
-    for (int id : ids)
-      os << "    #" << g.event(id).index << "  " << describe(sys, g, id) << "\n";
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      os << "    #" << g.event(ids[i]).index << "  " << describe(sys, g, ids[i]);
+      if (g.event(ids[i]).group != 0) os << "  [" << lanes_of(g, ids, i) << ": concurrent]";
+      os << "\n";
+    }
   }
   os << "  schedule:";
   for (int t : v.schedule)
@@ -77,7 +111,8 @@ void write_dot(std::ostream& os, const System& sys, const ExecutionGraph& g,
     }
     const auto& ids = g.thread_events(t);
     for (std::size_t i = 1; i < ids.size(); ++i)
-      os << "    e" << ids[i - 1] << " -> e" << ids[i] << ";\n";
+      for (std::size_t p : immediate_predecessors(g, ids, i))
+        os << "    e" << ids[p] << " -> e" << ids[i] << ";\n";
     os << "  }\n";
   }
   for (int id = 0; id < g.size(); ++id) {

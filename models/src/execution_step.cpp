@@ -25,7 +25,8 @@ std::optional<PropertyViolation> advance(const System& sys, const ExecutionGraph
   return std::nullopt;
 }
 
-std::vector<Candidate> candidates(const ExecutionGraph& g, int t, const Op& op, MemoryModel m) {
+std::vector<Candidate> candidates(const System& sys, const ExecutionGraph& g, int t, const Op& op,
+                                  MemoryModel m) {
   std::vector<Candidate> out;
   const bool sc = m == MemoryModel::Sc;
   auto make = [&](EventKind kind, int rf, const Value& wval, int co_pos) {
@@ -60,16 +61,21 @@ std::vector<Candidate> candidates(const ExecutionGraph& g, int t, const Op& op, 
   }
   // Reads and RMWs: choose the write read from. Under SC only the latest,
   // except for a lane of a window read (Event::group) that does not spin:
-  // lanes read concurrently, so such a read may have happened at any moment
-  // since its thread's last event before the group; which of those sources
-  // fit is the caller's consistency check (acyclic po | com, program order
-  // without the group's pairs). Spinning lanes keep lane order under SC: a
-  // thread stuck at one lane's spin would otherwise hold executions that
-  // differ only in which later lanes had read (their stale values are
-  // PTX executions, explored there; SC is the SPIN cross-check's model).
+  // lanes read concurrently, so such a read may take an older write, as
+  // long as the graph stays sequentially consistent with the lanes
+  // unordered (the caller's check: acyclic po | com and launch boundaries).
+  // That is a condition on the graph, not on the order its events were
+  // added in, which the explorer's visited set does not record. Not under
+  // an occupancy bound: there a block starts after another finished, an
+  // order no relation of the graph holds, so an older write might be one
+  // overwritten before the block started. Spinning lanes keep lane order
+  // under SC: a thread stuck at one lane's spin would otherwise hold
+  // executions that differ only in which later lanes had read. Both are
+  // PTX executions, explored there; SC is the SPIN cross-check's model.
   std::vector<int> sources{kInit};
   sources.insert(sources.end(), order.begin(), order.end());
-  if (sc && (op.group == 0 || op.exits)) sources.erase(sources.begin(), sources.end() - 1);
+  const bool any_moment = op.group != 0 && !op.exits && sys.resident == 0;
+  if (sc && !any_moment) sources.erase(sources.begin(), sources.end() - 1);
   for (int src : sources) {
     const Value& seen = g.value_of(src, op.loc);
     const int after = src == kInit ? 0 : g.co_position(src) + 1;

@@ -80,10 +80,11 @@ struct Candidate {
 
 // Every way for thread t to perform `op` in `g`, consistent or not: a read
 // takes any write of its location or the initial value (an await only those
-// that end the wait; SC only the latest), a write any coherence position
-// (SC: the last). Order: sources from the initial value along the coherence
-// order, write positions from the first.
-std::vector<Candidate> candidates(const ExecutionGraph& g, int t, const Op& op, MemoryModel m);
+// that end the wait; SC only the latest, but for a window read's lanes),
+// a write any coherence position (SC: the last). Order: sources from the
+// initial value along the coherence order, write positions from the first.
+std::vector<Candidate> candidates(const System& sys, const ExecutionGraph& g, int t, const Op& op,
+                                  MemoryModel m);
 
 // "data race on L: block 0 #3 and block 1 #6 are unordered and not both strong".
 std::string race_message(const System& sys, const ExecutionGraph& g, std::pair<int, int> race);

@@ -235,7 +235,7 @@ class Search {
     auto in_read_block = [&](const detail::Candidate& c) {
       return is_local(op) ? n.ts[t].in_read_block : c.event.kind == EventKind::Read;
     };
-    for (const detail::Candidate& c : detail::candidates(n.g, t, op, opt_.model)) {
+    for (const detail::Candidate& c : detail::candidates(sys_, n.g, t, op, opt_.model)) {
       if (valued && !detail::kept_interchangeable(n.g, c)) continue;
       n.g.add(c.event, c.co_pos);
       Step step;

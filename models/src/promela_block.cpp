@@ -11,6 +11,7 @@
 // "finished" change at the same events as in the explorer.
 #include <algorithm>
 #include <sstream>
+#include <stdexcept>
 
 #include "promela_writer.hpp"
 
@@ -136,11 +137,31 @@ class BlockWriter {
   // The explorer's Ctx::begin_lanes for reads that do not spin: the lanes'
   // steps in any order (the kernel's lanes read concurrently), each once;
   // then their history entries in lane order, so that an execution has one
-  // history whatever order its lanes took.
+  // history whatever order its lanes took. Under an occupancy bound the
+  // lanes read in lane order, as the explorer's do there under SC
+  // (execution_step.cpp, candidates).
   void lanes(const std::vector<LaneStep>& steps, const std::vector<std::string>& after = {}) {
-    w_.line("do");
+    // A thread's start gate rides on its first step, which one lane of many
+    // cannot carry; no block begins with a window read.
+    if (!gate_.empty()) throw std::logic_error("a block's first step is a window read");
+    const bool in_order = inst_.resident > 0;
+    if (!in_order) w_.line("do");
     for (std::size_t k = 0; k < steps.size(); ++k) {
       const LaneStep& l = steps[k];
+      if (in_order) {
+        if (!l.when.empty()) {
+          w_.line("if");
+          w_.line(":: " + l.when + " ->");
+          w_.in();
+        }
+        step({}, "", l.body);
+        if (!l.when.empty()) {
+          w_.out();
+          w_.line(":: else -> skip;");
+          w_.line("fi;");
+        }
+        continue;
+      }
       const std::string bit = str(1 << k);
       std::string first = "(lread & " + bit + ") == 0";
       if (!l.when.empty()) first += " && (" + l.when + ")";
@@ -151,8 +172,10 @@ class BlockWriter {
       atomic(":: atomic {", lines, "}");
       ++events_;
     }
-    w_.line(":: else -> break;");
-    w_.line("od;");
+    if (!in_order) {
+      w_.line(":: else -> break;");
+      w_.line("od;");
+    }
     std::vector<std::string> flush{"lread = 0"};
     for (std::size_t k = 0; k < steps.size(); ++k)
       flush.push_back("H_FLUSH(" + str(static_cast<int>(k)) + ")");

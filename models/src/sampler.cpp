@@ -103,7 +103,7 @@ class Sampler {
   // False when no candidate is consistent (nothing added).
   bool step(int t, bool choose_candidate) {
     ExecutionGraph& g = out_.graph;
-    std::vector<detail::Candidate> cands = detail::candidates(g, t, *ts_[t].next, opt_.model);
+    std::vector<detail::Candidate> cands = detail::candidates(sys_, g, t, *ts_[t].next, opt_.model);
     std::reverse(cands.begin(), cands.end());
     const int k = static_cast<int>(cands.size());
     const int first = choose_candidate ? choose(k) : 0;

@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+
+#include "lookback/model/counterexample.hpp"
 #include "lookback/model/protocol_model.hpp"
 #include "lookback/protocol/catalogue.hpp"
 
@@ -140,6 +143,89 @@ TEST(Explorer, LanesOfAWindowReadAreNotOrderedByEachOther) {
     // acquire orders the later data read.
     EXPECT_TRUE(explore(lanes_message_passing(true, false), options(m)).passed()) << to_string(m);
   }
+}
+
+// A lane reads a value current at some moment since its block's previous
+// step, not one overwritten before: here x = 2 was written in launch 0,
+// before R, of launch 1, took any step (SC's axiom, acyclic(po | com), alone
+// would let the lane read x = 1: nothing but the launch orders them).
+TEST(Explorer, ALaneReadsNoValueOverwrittenBeforeItsBlocksLastStep) {
+  System s;
+  s.threads = {{"W", 0, 0}, {"R", 1, 1}};
+  s.init = {num(0), num(0)};
+  s.loc_names = {"x", "z"};
+  s.descriptor = {false, false};
+  s.programs.push_back([](Ctx& c) {
+    c.store(0, num(1), Order::Relaxed, Step::Litmus, -1);
+    c.store(0, num(2), Order::Relaxed, Step::Litmus, -1);
+  });
+  s.programs.push_back([](Ctx& c) {
+    c.load(1, Order::Relaxed, Step::Litmus, -1);
+    c.begin_lanes();
+    const int x = c.load(0, Order::Relaxed, Step::Litmus, -1).num;
+    c.end_lanes();
+    c.require(x == 2, Property::CorrectPrefix, "read a value overwritten before its launch");
+  });
+  for (MemoryModel m : {MemoryModel::Ptx, MemoryModel::Rc11, MemoryModel::Sc}) {
+    const auto r = explore(s, options(m));
+    EXPECT_TRUE(r.passed()) << to_string(m);
+    EXPECT_EQ(r.executions, 1u) << to_string(m);
+  }
+}
+
+// Under an occupancy bound of one block, B runs wholly before A or after it,
+// so under SC its lane reads x = 0 or x = 2, never A's overwritten x = 1;
+// without the bound (or under PTX, where the bound orders no memory) it may.
+TEST(Explorer, UnderAnOccupancyBoundSCLanesReadNoValueOverwrittenBeforeTheirBlockStarted) {
+  System s;
+  s.threads = {{"A", 0, 0}, {"B", 1, 0}};
+  s.init = {num(0), num(0)};
+  s.loc_names = {"x", "z"};
+  s.descriptor = {false, false};
+  s.programs.push_back([](Ctx& c) {
+    c.store(0, num(1), Order::Relaxed, Step::Litmus, -1);
+    c.store(0, num(2), Order::Relaxed, Step::Litmus, -1);
+  });
+  s.programs.push_back([](Ctx& c) {
+    c.load(1, Order::Relaxed, Step::Litmus, -1);
+    c.begin_lanes();
+    const int x = c.load(0, Order::Relaxed, Step::Litmus, -1).num;
+    c.end_lanes();
+    c.require(x != 1, Property::CorrectPrefix, "read the overwritten value");
+  });
+  auto found = [&](MemoryModel m, int resident) {
+    System r = s;
+    r.resident = resident;
+    return explore(r, options(m)).violations.count(Property::CorrectPrefix) > 0;
+  };
+  EXPECT_FALSE(found(MemoryModel::Sc, 1));
+  EXPECT_TRUE(found(MemoryModel::Sc, 0));
+  EXPECT_TRUE(found(MemoryModel::Ptx, 1));
+}
+
+// A counterexample names a window read's lanes, and its graph draws no
+// program order between them.
+TEST(Explorer, CounterexamplesShowLanesUnordered) {
+  const System s = lanes_message_passing(true, true);
+  const auto r = explore(s, options(MemoryModel::Ptx));
+  ASSERT_EQ(r.violations.count(Property::CorrectPrefix), 1u);
+  const Violation& v = r.violations.at(Property::CorrectPrefix);
+  std::ostringstream text, dot;
+  print_counterexample(text, s, v);
+  EXPECT_NE(text.str().find("[lanes #0-#1: concurrent]"), std::string::npos) << text.str();
+  write_dot(dot, s, v.graph, "lanes");
+  const auto lanes = v.graph.thread_events(1);
+  ASSERT_EQ(lanes.size(), 2u);
+  const auto writes = v.graph.thread_events(0);
+  ASSERT_EQ(writes.size(), 2u);
+  EXPECT_EQ(
+      dot.str().find("e" + std::to_string(lanes[0]) + " -> e" + std::to_string(lanes[1]) + ";"),
+      std::string::npos)
+      << dot.str();
+  EXPECT_NE(
+      dot.str().find("e" + std::to_string(writes[0]) + " -> e" + std::to_string(writes[1]) + ";"),
+      std::string::npos)
+      << dot.str();
 }
 
 TEST(Explorer, LanesHoldOnlyReads) {
