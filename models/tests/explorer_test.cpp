@@ -145,40 +145,11 @@ TEST(Explorer, LanesOfAWindowReadAreNotOrderedByEachOther) {
   }
 }
 
-// A lane reads a value current at some moment since its block's previous
-// step, not one overwritten before: here x = 2 was written in launch 0,
-// before R, of launch 1, took any step (SC's axiom, acyclic(po | com), alone
-// would let the lane read x = 1: nothing but the launch orders them).
-TEST(Explorer, ALaneReadsNoValueOverwrittenBeforeItsBlocksLastStep) {
+// W: x = 1; x = 2. R, in launch `reader_launch`: z; then a lane reads x,
+// required not to be the overwritten 1.
+System overwritten_then_a_lane(int reader_launch) {
   System s;
-  s.threads = {{"W", 0, 0}, {"R", 1, 1}};
-  s.init = {num(0), num(0)};
-  s.loc_names = {"x", "z"};
-  s.descriptor = {false, false};
-  s.programs.push_back([](Ctx& c) {
-    c.store(0, num(1), Order::Relaxed, Step::Litmus, -1);
-    c.store(0, num(2), Order::Relaxed, Step::Litmus, -1);
-  });
-  s.programs.push_back([](Ctx& c) {
-    c.load(1, Order::Relaxed, Step::Litmus, -1);
-    c.begin_lanes();
-    const int x = c.load(0, Order::Relaxed, Step::Litmus, -1).num;
-    c.end_lanes();
-    c.require(x == 2, Property::CorrectPrefix, "read a value overwritten before its launch");
-  });
-  for (MemoryModel m : {MemoryModel::Ptx, MemoryModel::Rc11, MemoryModel::Sc}) {
-    const auto r = explore(s, options(m));
-    EXPECT_TRUE(r.passed()) << to_string(m);
-    EXPECT_EQ(r.executions, 1u) << to_string(m);
-  }
-}
-
-// Under an occupancy bound of one block, B runs wholly before A or after it,
-// so under SC its lane reads x = 0 or x = 2, never A's overwritten x = 1;
-// without the bound (or under PTX, where the bound orders no memory) it may.
-TEST(Explorer, UnderAnOccupancyBoundSCLanesReadNoValueOverwrittenBeforeTheirBlockStarted) {
-  System s;
-  s.threads = {{"A", 0, 0}, {"B", 1, 0}};
+  s.threads = {{"W", 0, 0}, {"R", 1, reader_launch}};
   s.init = {num(0), num(0)};
   s.loc_names = {"x", "z"};
   s.descriptor = {false, false};
@@ -193,6 +164,27 @@ TEST(Explorer, UnderAnOccupancyBoundSCLanesReadNoValueOverwrittenBeforeTheirBloc
     c.end_lanes();
     c.require(x != 1, Property::CorrectPrefix, "read the overwritten value");
   });
+  return s;
+}
+
+// A lane reads a value current at some moment since its block's previous
+// step, not one overwritten before: here x = 2 was written in launch 0,
+// before R, of launch 1, took any step (SC's axiom, acyclic(po | com), alone
+// would let the lane read x = 1: nothing but the launch orders them).
+TEST(Explorer, ALaneReadsNoValueOverwrittenBeforeItsBlocksLastStep) {
+  const System s = overwritten_then_a_lane(1);
+  for (MemoryModel m : {MemoryModel::Ptx, MemoryModel::Rc11, MemoryModel::Sc}) {
+    const auto r = explore(s, options(m));
+    EXPECT_TRUE(r.passed()) << to_string(m);
+    EXPECT_EQ(r.executions, 1u) << to_string(m);  // x = 2
+  }
+}
+
+// Under an occupancy bound of one block, R runs wholly before W or after it,
+// so under SC its lane reads x = 0 or x = 2, never W's overwritten x = 1;
+// without the bound (or under PTX, where the bound orders no memory) it may.
+TEST(Explorer, UnderAnOccupancyBoundSCLanesReadNoValueOverwrittenBeforeTheirBlockStarted) {
+  const System s = overwritten_then_a_lane(0);
   auto found = [&](MemoryModel m, int resident) {
     System r = s;
     r.resident = resident;
