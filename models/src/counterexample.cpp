@@ -86,7 +86,10 @@ void print_counterexample(std::ostream& os, const System& sys, const Violation& 
     os << "  " << g.thread(t).name << ":\n";
     for (std::size_t i = 0; i < ids.size(); ++i) {
       os << "    #" << g.event(ids[i]).index << "  " << describe(sys, g, ids[i]);
-      if (g.event(ids[i]).group != 0) os << "  [" << lanes_of(g, ids, i) << ": concurrent]";
+      const bool alone = (i == 0 || !g.event(ids[i - 1]).same_group(g.event(ids[i]))) &&
+                         (i + 1 == ids.size() || !g.event(ids[i]).same_group(g.event(ids[i + 1])));
+      if (g.event(ids[i]).group != 0 && !alone)
+        os << "  [" << lanes_of(g, ids, i) << ": concurrent]";
       os << "\n";
     }
   }

@@ -74,7 +74,7 @@ std::vector<Candidate> candidates(const System& sys, const ExecutionGraph& g, in
   // PTX executions, explored there; SC is the SPIN cross-check's model.
   std::vector<int> sources{kInit};
   sources.insert(sources.end(), order.begin(), order.end());
-  const bool any_moment = op.group != 0 && !op.exits && sys.resident == 0;
+  const bool any_moment = op.group != 0 && !op.exits && sys.resident <= 0;
   if (sc && !any_moment) sources.erase(sources.begin(), sources.end() - 1);
   for (int src : sources) {
     const Value& seen = g.value_of(src, op.loc);

@@ -80,7 +80,8 @@ struct Candidate {
 
 // Every way for thread t to perform `op` in `g`, consistent or not: a read
 // takes any write of its location or the initial value (an await only those
-// that end the wait; SC only the latest, but for a window read's lanes),
+// that end the wait; SC only the latest, but for a window read's lanes
+// that do not spin, without an occupancy bound),
 // a write any coherence position (SC: the last). Order: sources from the
 // initial value along the coherence order, write positions from the first.
 std::vector<Candidate> candidates(const System& sys, const ExecutionGraph& g, int t, const Op& op,

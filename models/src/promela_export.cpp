@@ -246,8 +246,8 @@ void write_memory(Writer& w, const PromelaSpec& spec, const Geometry& g, int max
   w.line(
       "#define H_W(loc) hist[thr * MAXEV + hn[thr]] = lw[loc]; "
       "lw[loc] = thr * MAXEV + hn[thr] + 1; hn[thr]++");
-  w.line("/* A lane of a warp-wide read (lanes in any order): its entry waits in lrf[k] and");
-  w.line("   H_FLUSH appends the group's entries in lane order. */");
+  w.line("/* A lane of a warp-wide read (in any order, but under an occupancy bound): its");
+  w.line("   entry waits in lrf[k] and H_FLUSH appends the group's entries in lane order. */");
   w.line("#define H_L(k, loc) lrf[k] = lw[loc]");
   w.line(
       "#define H_FLUSH(k) if :: lrf[k] != -1 -> hist[thr * MAXEV + hn[thr]] = lrf[k]; "
