@@ -144,46 +144,50 @@ class BlockWriter {
     // A thread's start gate rides on its first step, which one lane of many
     // cannot carry; no block begins with a window read.
     if (!gate_.empty()) throw std::logic_error("a block's first step is a window read");
-    const bool in_order = inst_.resident > 0;
-    if (!in_order) w_.line("do");
+    if (inst_.resident > 0)
+      lanes_in_order(steps);
+    else
+      lanes_in_any_order(steps);
+    std::vector<std::string> flush{"lread = 0;"};
+    for (std::size_t k = 0; k < steps.size(); ++k)
+      flush.push_back("H_FLUSH(" + str(static_cast<int>(k)) + ");");
+    for (const auto& a : after)
+      flush.push_back(a + ";");
+    // atomic, not d_step: the loop's break may not jump into a d_step.
+    atomic("atomic {", flush, "};");
+  }
+
+  void lanes_in_any_order(const std::vector<LaneStep>& steps) {
+    w_.line("do");
     for (std::size_t k = 0; k < steps.size(); ++k) {
-      const LaneStep& l = steps[k];
-      if (in_order) {
-        if (!l.when.empty()) {
-          w_.line("if");
-          w_.line(":: " + l.when + " ->");
-          w_.in();
-        }
-        step({}, "", l.body);
-        if (!l.when.empty()) {
-          w_.out();
-          w_.line(":: else -> skip;");
-          w_.line("fi;");
-        }
-        continue;
-      }
       const std::string bit = str(1 << k);
       std::string first = "(lread & " + bit + ") == 0";
-      if (!l.when.empty()) first += " && (" + l.when + ")";
-      std::vector<std::string> body = l.body;
+      if (!steps[k].when.empty()) first += " && (" + steps[k].when + ")";
+      std::vector<std::string> body = steps[k].body;
       body.push_back("lread = lread | " + bit);
       std::vector<std::string> lines = step_lines({}, "", body);
       lines.insert(lines.begin(), "(" + first + ") ->");
       atomic(":: atomic {", lines, "}");
       ++events_;
     }
-    if (!in_order) {
-      w_.line(":: else -> break;");
-      w_.line("od;");
+    w_.line(":: else -> break;");
+    w_.line("od;");
+  }
+
+  void lanes_in_order(const std::vector<LaneStep>& steps) {
+    for (const LaneStep& l : steps) {
+      if (l.when.empty()) {
+        step({}, "", l.body);
+        continue;
+      }
+      w_.line("if");
+      w_.line(":: " + l.when + " ->");
+      w_.in();
+      step({}, "", l.body);
+      w_.out();
+      w_.line(":: else -> skip;");
+      w_.line("fi;");
     }
-    std::vector<std::string> flush{"lread = 0"};
-    for (std::size_t k = 0; k < steps.size(); ++k)
-      flush.push_back("H_FLUSH(" + str(static_cast<int>(k)) + ")");
-    flush.insert(flush.end(), after.begin(), after.end());
-    // atomic, not d_step: the loop's break may not jump into a d_step.
-    for (auto& f : flush)
-      f += ";";
-    atomic("atomic {", flush, "};");
   }
 
   std::vector<std::string> step_lines(const std::vector<std::string>& pre, const std::string& guard,
@@ -496,19 +500,20 @@ class BlockWriter {
       const int idx = j - k;
       const std::string d = "[" + str(idx) + "]", l = "[" + str(k) + "]";
       const std::string eff = "EFF(d_st" + d + ", d_ep" + d + ", bep[thr])";
-      std::vector<std::string> read{
-          "lw_st" + l + " = d_st" + d, "lw_ep" + l + " = d_ep" + d,
-          "lw_iv" + l + " = d_iv" + d, "lw_pub" + l + " = d_pub" + d,
-          "ls" + l + " = " + eff,      "liv" + l + " = d_iv" + d,
-          "lknown" + l + " = 0",       "H_L(" + str(k) + ", " + str(g_.loc_desc(idx)) + ")"};
+      std::vector<std::string> read{"lw_st" + l + " = d_st" + d, "lw_ep" + l + " = d_ep" + d,
+                                    "lw_iv" + l + " = d_iv" + d, "lw_pub" + l + " = d_pub" + d,
+                                    "ls" + l + " = " + eff,      "liv" + l + " = d_iv" + d,
+                                    "lknown" + l + " = 0"};
+      const std::string loc = str(g_.loc_desc(idx));
       if (bounded) {
         // The bounded wait gives up after some spins: under interleaving
         // that is one read at a moment the scheduler chooses.
+        read.push_back("H_L(" + str(k) + ", " + loc + ")");
         reads.push_back({"", read});
       } else {
         // Spinning lanes are read in lane order, as the explorer does
         // under SC (execution_step.cpp, candidates).
-        read.back() = "H_R(" + str(g_.loc_desc(idx)) + ")";
+        read.push_back("H_R(" + loc + ")");
         read.insert(read.begin(), "wt[thr] = W_NONE");
         step({"WAIT_FREE_CHECK", "wt[thr] = W_DESC + " + str(idx)}, eff + " != INVALID", read);
       }
