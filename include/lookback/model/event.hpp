@@ -1,6 +1,7 @@
 // Events of an execution graph: one memory access or fence of one thread.
 // In the protocol model a "thread" is a whole block (its intra-block work is
-// abstracted to single steps); in litmus tests it is a PTX thread.
+// abstracted to single steps, but for a window read's concurrent lanes:
+// Event::group); in litmus tests it is a PTX thread.
 #pragma once
 
 #include <cstdint>
