@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <span>
 #include <sstream>
-#include <vector>
+#include <utility>
 
 namespace lookback::model {
 
@@ -21,32 +21,17 @@ std::string who(const ExecutionGraph& g, int id) {
   return g.thread(e.thread).name + " #" + std::to_string(e.index);
 }
 
-// Positions (in ids) of the program-order predecessors of ids[i] that no
-// other predecessor follows: a lane of a window read (Event::group) follows
-// the event before its group, and the event after a group every lane of it.
-std::vector<std::size_t> immediate_predecessors(const ExecutionGraph& g, std::span<const int> ids,
-                                                std::size_t i) {
-  std::vector<std::size_t> out;
-  std::size_t k = i;
-  while (k > 0 && g.event(ids[k - 1]).same_group(g.event(ids[i])))
-    --k;
-  if (k == 0) return out;
-  out.push_back(k - 1);
-  for (std::size_t j = k - 1; j > 0 && g.event(ids[j - 1]).same_group(g.event(ids[k - 1])); --j)
-    out.push_back(j - 1);
-  return out;
-}
-
-// "lanes #a-#b" for a lane of a window read: the events it is unordered with.
-std::string lanes_of(const ExecutionGraph& g, std::span<const int> ids, std::size_t i) {
+// The run [first, last] of positions in ids that holds ids[i] and its
+// groupmates (Event::group; just i for an event in no group).
+std::pair<std::size_t, std::size_t> lanes_around(const ExecutionGraph& g, std::span<const int> ids,
+                                                 std::size_t i) {
   const Event& e = g.event(ids[i]);
   std::size_t a = i, b = i;
   while (a > 0 && g.event(ids[a - 1]).same_group(e))
     --a;
   while (b + 1 < ids.size() && e.same_group(g.event(ids[b + 1])))
     ++b;
-  return "lanes #" + std::to_string(g.event(ids[a]).index) + "-#" +
-         std::to_string(g.event(ids[b]).index);
+  return {a, b};
 }
 }  // namespace
 
@@ -86,10 +71,10 @@ void print_counterexample(std::ostream& os, const System& sys, const Violation& 
     os << "  " << g.thread(t).name << ":\n";
     for (std::size_t i = 0; i < ids.size(); ++i) {
       os << "    #" << g.event(ids[i]).index << "  " << describe(sys, g, ids[i]);
-      const bool alone = (i == 0 || !g.event(ids[i - 1]).same_group(g.event(ids[i]))) &&
-                         (i + 1 == ids.size() || !g.event(ids[i]).same_group(g.event(ids[i + 1])));
-      if (g.event(ids[i]).group != 0 && !alone)
-        os << "  [" << lanes_of(g, ids, i) << ": concurrent]";
+      const auto [a, b] = lanes_around(g, ids, i);
+      if (a != b)
+        os << "  [lanes #" << g.event(ids[a]).index << "-#" << g.event(ids[b]).index
+           << ": concurrent]";
       os << "\n";
     }
   }
@@ -113,9 +98,14 @@ void write_dot(std::ostream& os, const System& sys, const ExecutionGraph& g,
       os << "    e" << id << " [label=\"#" << g.event(id).index << " " << text << "\"];\n";
     }
     const auto& ids = g.thread_events(t);
-    for (std::size_t i = 1; i < ids.size(); ++i)
-      for (std::size_t p : immediate_predecessors(g, ids, i))
+    // Program order: each event (each lane of a group) from the event
+    // before it, or from every lane of the group before it.
+    for (std::size_t i = 1; i < ids.size(); ++i) {
+      const std::size_t first = lanes_around(g, ids, i).first;
+      if (first == 0) continue;
+      for (std::size_t p = lanes_around(g, ids, first - 1).first; p < first; ++p)
         os << "    e" << ids[p] << " -> e" << ids[i] << ";\n";
+    }
     os << "  }\n";
   }
   for (int id = 0; id < g.size(); ++id) {

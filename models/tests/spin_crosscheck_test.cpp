@@ -123,6 +123,26 @@ void PrintTo(const Case& c, std::ostream* os) {
 
 class SpinCrossCheck : public ::testing::TestWithParam<Case> {};
 
+// Runs one instance of `v` through both tools; every difference is a
+// failure (the model and pan's output are then kept). Returns the
+// explorer's verdict.
+CheckerVerdict expect_agreement(const NamedVariant& v, const Case& c) {
+  const PromelaSpec spec = spec_of(v, c);
+  const auto dir = work_dir(case_name(c));
+  const SpinVerdict s = run(spec, dir);
+  const CheckerVerdict k = check(v, spec);
+  std::cout << "[" << case_name(c) << "] " << to_string(k) << "\n"
+            << "[" << case_name(c) << "] " << to_string(s) << "\n";
+  const auto diffs = disagreements(s, k);
+  for (const auto& d : diffs)
+    ADD_FAILURE() << case_name(c) << ": " << d;
+  if (diffs.empty())
+    std::filesystem::remove_all(dir);
+  else
+    std::cout << "model and pan output kept in " << dir << "\n";
+  return k;
+}
+
 TEST_P(SpinCrossCheck, SpinAgreesWithTheExplorer) {
   if (const auto why = unavailable()) GTEST_SKIP() << why.value();
   const Case& c = GetParam();
@@ -134,18 +154,7 @@ TEST_P(SpinCrossCheck, SpinAgreesWithTheExplorer) {
   } catch (const std::invalid_argument& e) {
     GTEST_SKIP() << "the explorer does not model this instance: " << e.what();
   }
-  const auto dir = work_dir(case_name(c));
-  const SpinVerdict s = run(spec, dir);
-  const CheckerVerdict k = check(*v, spec);
-  std::cout << "[" << case_name(c) << "] " << to_string(k) << "\n"
-            << "[" << case_name(c) << "] " << to_string(s) << "\n";
-  const auto diffs = disagreements(s, k);
-  for (const auto& d : diffs)
-    ADD_FAILURE() << d;
-  if (diffs.empty())
-    std::filesystem::remove_all(dir);
-  else
-    std::cout << "model and pan output kept in " << dir << "\n";
+  expect_agreement(*v, c);
 }
 
 INSTANTIATE_TEST_SUITE_P(Catalogue, SpinCrossCheck, ::testing::ValuesIn(kCases),
@@ -188,6 +197,12 @@ TEST(SpinCrossCheckInjected, ExecutionCountMismatchIsFlagged) {
   std::filesystem::remove_all(dir);
 }
 
+NamedVariant one_tile_fallback() {
+  NamedVariant v = *find_variant("fallback");
+  v.protocol.tiles_per_block = 1;
+  return v;
+}
+
 // A window that falls back twice. The kernel (WindowLookback::wait_window)
 // falls back on the closest INVALID lane and, while another is INVALID,
 // reads the whole window again; with a spin bound of 1 it falls back on the
@@ -197,29 +212,6 @@ TEST(SpinCrossCheckInjected, ExecutionCountMismatchIsFlagged) {
 // older one; under PTX a stale read can still see it INVALID), so both paths
 // run here on one-tile blocks: each passes, SPIN agrees with the explorer on
 // each, and the two paths give different executions.
-// Runs one instance of `v` through both tools; every difference is a
-// failure. Returns the explorer's executions.
-std::uint64_t expect_agreement(const NamedVariant& v, const Case& c) {
-  const PromelaSpec spec = spec_of(v, c);
-  const auto dir = work_dir(case_name(c));
-  const SpinVerdict s = run(spec, dir);
-  const CheckerVerdict checker = check(v, spec);
-  std::cout << "[" << case_name(c) << "] " << to_string(checker) << "\n"
-            << "[" << case_name(c) << "] " << to_string(s) << "\n";
-  EXPECT_TRUE(checker.violated.empty()) << case_name(c) << ": " << to_string(checker);
-  const auto diffs = disagreements(s, checker);
-  for (const auto& d : diffs)
-    ADD_FAILURE() << case_name(c) << ": " << d;
-  if (diffs.empty()) std::filesystem::remove_all(dir);
-  return checker.executions;
-}
-
-NamedVariant one_tile_fallback() {
-  NamedVariant v = *find_variant("fallback");
-  v.protocol.tiles_per_block = 1;
-  return v;
-}
-
 TEST(SpinCrossCheckFallbacks, TwoFallbacksInAWindowWithAndWithoutAReread) {
   if (const auto why = unavailable()) GTEST_SKIP() << why.value();
   const NamedVariant reread = one_tile_fallback();
@@ -232,7 +224,9 @@ TEST(SpinCrossCheckFallbacks, TwoFallbacksInAWindowWithAndWithoutAReread) {
       const NamedVariant& v = k == 0 ? reread : once;
       const std::string label = std::string(k == 0 ? "reread_" : "spin1_") +
                                 (layout == Layout::Packed ? "packed" : "split");
-      executions[k] = expect_agreement(v, Case{"fallback", label.c_str(), layout});
+      const CheckerVerdict checker = expect_agreement(v, Case{"fallback", label.c_str(), layout});
+      EXPECT_TRUE(checker.violated.empty()) << label << ": " << to_string(checker);
+      executions[k] = checker.executions;
     }
     EXPECT_NE(executions[0], executions[1]) << "no window of this instance fell back twice";
   }
@@ -245,11 +239,13 @@ TEST(SpinCrossCheckFallbacks, TwoFallbacksInAWindowWithAndWithoutAReread) {
 // SPIN's gate forbids.
 TEST(SpinCrossCheckFallbacks, LanesUnderAnOccupancyBound) {
   if (const auto why = unavailable()) GTEST_SKIP() << why.value();
-  for (const Layout layout : {Layout::Packed, Layout::Split})
-    expect_agreement(
+  for (const Layout layout : {Layout::Packed, Layout::Split}) {
+    const CheckerVerdict checker = expect_agreement(
         one_tile_fallback(),
         Case{"fallback", layout == Layout::Packed ? "resident2_packed" : "resident2_split", layout,
              std::nullopt, std::nullopt, 2});
+    EXPECT_TRUE(checker.violated.empty()) << to_string(checker);
+  }
 }
 
 }  // namespace
