@@ -84,6 +84,7 @@ std::uint64_t value_word(const Value& v) {
          (static_cast<std::uint64_t>(static_cast<std::uint16_t>(v.iv.lo)) << 40) ^
          (static_cast<std::uint64_t>(static_cast<std::uint16_t>(v.iv.hi)) << 48) ^
          (static_cast<std::uint64_t>(v.iv.kind) << 60) ^
+         (static_cast<std::uint64_t>(v.iv.regrouped) << 63) ^
          (static_cast<std::uint64_t>(static_cast<std::uint8_t>(v.iv.launch)) << 20) ^
          (static_cast<std::uint64_t>(v.pub) << 24);
 }

@@ -20,6 +20,7 @@ std::string to_string(const Interval& iv) {
   std::string s = "[";
   s += std::to_string(iv.lo);
   if (iv.hi != iv.lo) s += ".." + std::to_string(iv.hi);
+  if (iv.regrouped) s += " regrouped";  // not bracketed as a left fold
   s += "]";
   if (iv.launch < 0)
     s += "@stale";

@@ -127,13 +127,33 @@ class BlockProgram {
     if (tile == 0 || (first != Status::Aggregate && p_.flaw != Flaw::PrefixBeforeLookback))
       return aggregate;
     const Interval exclusive = lookback(c, tile, epoch);
-    c.require(exclusive == expected_exclusive(tile, launch_), Property::CorrectPrefix, [&] {
-      return "tile " + std::to_string(tile) + " uses exclusive prefix " + to_string(exclusive) +
-             ", expected " + to_string(expected_exclusive(tile, launch_));
+    c.require(
+        same_tiles(exclusive, expected_exclusive(tile, launch_)), Property::CorrectPrefix, [&] {
+          return "tile " + std::to_string(tile) + " uses exclusive prefix " + to_string(exclusive) +
+                 ", expected " + to_string(expected_exclusive(tile, launch_));
+        });
+    require_left_fold(c, exclusive, [&] {
+      return "tile " + std::to_string(tile) + " uses exclusive prefix " + to_string(exclusive);
     });
-    const Interval inclusive = join(exclusive, aggregate);
+    const Interval inclusive = combine(exclusive, aggregate);
     publish(c, tile, Status::Prefix, inclusive, epoch, Step::PublishPrefix);
     return inclusive;
+  }
+
+  // a (+) b as the variant's look-back combines them: a left fold tracks
+  // its bracketing (Fold::LeftFold), a tree does not.
+  Interval combine(const Interval& a, const Interval& b) const {
+    return p_.fold == Fold::LeftFold ? fold(a, b) : join(a, b);
+  }
+
+  // Fold::LeftFold: a prefix a tile uses or publishes is bracketed as the
+  // left fold of the aggregates (the deterministic mode's claim).
+  template <class Message>
+  void require_left_fold(Ctx& c, const Interval& iv, Message&& what) const {
+    if (p_.fold != Fold::LeftFold) return;
+    c.require(!iv.regrouped, Property::LeftFold, [&] {
+      return what() + ", not the left fold of the aggregates (its bits depend on the schedule)";
+    });
   }
 
   // `fenced`: output_fence_before (a persistent block fences before every
@@ -166,9 +186,12 @@ class BlockProgram {
                Step step) const {
     if (s == Status::Prefix) {
       const Interval want = Interval::range(0, tile, launch_);
-      c.require(iv == want, Property::CorrectPrefix, [&] {
+      c.require(same_tiles(iv, want), Property::CorrectPrefix, [&] {
         return "tile " + std::to_string(tile) + " publishes PREFIX " + to_string(iv) +
                ", expected " + to_string(want);
+      });
+      require_left_fold(c, iv, [&] {
+        return "tile " + std::to_string(tile) + " publishes PREFIX " + to_string(iv);
       });
     }
     Value word;
@@ -206,8 +229,14 @@ class BlockProgram {
   // One read of every lane of the window [j - window + 1, j], then the
   // look-back fence (the kernel's wait_window round). The lanes read
   // concurrently (Ctx::begin_lanes): none of their reads orders another's.
-  void read_window(Ctx& c, int tile, int j, std::uint32_t epoch, std::vector<Lane>& lanes) const {
-    const bool bounded = bounded_wait(p_);
+  // `again`: the left fold's second pass (WindowLookback::refold) reads
+  // each lane once and does not wait: its lanes saw these descriptors
+  // non-INVALID before, and a descriptor only moves up, so an INVALID one
+  // is a violation (the kernel raises an error) rather than a wait (which
+  // would be unbounded in the fallback variants).
+  void read_window(Ctx& c, int tile, int j, std::uint32_t epoch, std::vector<Lane>& lanes,
+                   bool again = false) const {
+    const bool bounded = bounded_wait(p_) || again;
     lanes.clear();
     c.begin_lanes();
     for (int k = 0; k < inst_.window; ++k) {
@@ -222,6 +251,11 @@ class BlockProgram {
                                           return effective(v, epoch) != Status::Invalid;
                                         });
       lanes.push_back({idx, false, effective(w, epoch), w.iv, w});
+      if (again)
+        c.require(lanes.back().status != Status::Invalid, Property::MonotoneStatus, [&] {
+          return "tile " + std::to_string(tile) + "'s second pass read desc[" +
+                 std::to_string(idx) + "] INVALID, which its first pass saw published";
+        });
     }
     c.end_lanes();
     c.fence(p_.lookback_fence, Step::LookbackFence, tile);
@@ -239,10 +273,13 @@ class BlockProgram {
   // still INVALID the whole window is read again (a spin bound of 1 falls
   // back on the next with the words it has); then the values of the lanes
   // from the closest PREFIX on (all of them without one) are read.
+  // Fold::LeftFold reads no values in a window without a PREFIX: it folds
+  // from the closest PREFIX and then refolds the nearer windows.
   Interval lookback(Ctx& c, int tile, std::uint32_t epoch) const {
     const int window = inst_.window;
     Interval acc = Interval::empty();
     std::vector<Lane> lanes;
+    std::vector<int> passed;  // Fold::LeftFold: windows without a PREFIX, nearest first
     for (int j = tile - 1; !c.suspended(); j -= window) {
       if (j < 0) {
         // The look-back passed tile 0 without meeting a PREFIX (only a
@@ -267,29 +304,22 @@ class BlockProgram {
       }
       if (c.suspended()) break;
 
-      int stop = -1, last = -1;
-      for (int k = 0; k < static_cast<int>(lanes.size()) && !lanes[k].padding; ++k) {
-        last = k;
-        const bool ends =
-            lanes[k].status == Status::Prefix ||
-            (p_.flaw == Flaw::StopAtAggregate && lanes[k].status == Status::Aggregate);
-        if (ends) {
-          stop = k;
-          break;
-        }
+      const int stop = stop_lane(lanes);
+      if (p_.fold == Fold::LeftFold && stop < 0 && p_.flaw != Flaw::FoldWithoutSecondPass) {
+        passed.push_back(j);  // folded in the second pass, values and all
+        continue;
       }
-      const int lowest = stop >= 0 ? stop : last;
-      if (!packed()) {
-        // Each lane reads its own value word, concurrently too (though
-        // after every lane's status read: one thread per lane would order
-        // lane k's value only after lane k's status).
-        c.begin_lanes();
-        for (int k = 0; k <= lowest; ++k) {
-          Lane& lane = lanes[static_cast<std::size_t>(k)];
-          if (!lane.known && lane.status != Status::Invalid)
-            lane.iv = read_value(c, tile, lane.status, lane.word, lane.tile);
-        }
-        c.end_lanes();
+      const int lowest = stop >= 0 ? stop : last_lane(lanes);
+      read_values(c, tile, lanes, lowest);
+      if (p_.fold == Fold::LeftFold) {
+        // value(lowest tile) (+) ... (+) value(j), one at a time; under the
+        // flaw, in front of what the nearer windows folded.
+        acc = p_.flaw == Flaw::FoldWithoutSecondPass ? fold(fold_lanes(lanes, lowest), acc)
+                                                     : fold_lanes(lanes, lowest);
+        if (stop < 0) continue;
+        for (auto nearer = passed.rbegin(); nearer != passed.rend() && !c.suspended(); ++nearer)
+          acc = refold(c, tile, *nearer, epoch, acc);
+        return acc;
       }
       // value(lowest tile) (+) ... (+) value(j): operand order matters.
       Interval window_sum = Interval::empty();
@@ -299,6 +329,61 @@ class BlockProgram {
       if (stop >= 0) return acc;
     }
     return acc;  // suspended: the explorer discards what follows
+  }
+
+  // The lane of the closest PREFIX (or, under its flaw, AGGREGATE), or -1.
+  int stop_lane(const std::vector<Lane>& lanes) const {
+    for (int k = 0; k < static_cast<int>(lanes.size()) && !lanes[k].padding; ++k)
+      if (lanes[k].status == Status::Prefix ||
+          (p_.flaw == Flaw::StopAtAggregate && lanes[k].status == Status::Aggregate))
+        return k;
+    return -1;
+  }
+  static int last_lane(const std::vector<Lane>& lanes) {
+    int last = -1;
+    while (last + 1 < static_cast<int>(lanes.size()) && !lanes[last + 1].padding)
+      ++last;
+    return last;
+  }
+
+  // Split layout: each lane from 0 to `lowest` reads its own value word,
+  // concurrently too (though after every lane's status read: one thread per
+  // lane would order lane k's value only after lane k's status).
+  void read_values(Ctx& c, int tile, std::vector<Lane>& lanes, int lowest) const {
+    if (packed()) return;
+    c.begin_lanes();
+    for (int k = 0; k <= lowest; ++k) {
+      Lane& lane = lanes[static_cast<std::size_t>(k)];
+      if (!lane.known && lane.status != Status::Invalid)
+        lane.iv = read_value(c, tile, lane.status, lane.word, lane.tile);
+    }
+    c.end_lanes();
+  }
+
+  // The left fold value(lowest tile) (+) ... (+) value(nearest tile) of a
+  // window's lanes (WindowLookback::fold).
+  static Interval fold_lanes(const std::vector<Lane>& lanes, int lowest) {
+    Interval a = Interval::empty();
+    for (int k = lowest; k >= 0; --k)
+      a = fold(a, lanes[static_cast<std::size_t>(k)].iv);
+    return a;
+  }
+
+  // The left fold's second pass over window j, which the first passed
+  // without a PREFIX (WindowLookback::refold): read it again, then fold
+  // its values onto `acc`, or restart from its closest PREFIX if it has one
+  // by now.
+  Interval refold(Ctx& c, int tile, int j, std::uint32_t epoch, const Interval& acc) const {
+    std::vector<Lane> lanes;
+    read_window(c, tile, j, epoch, lanes, /*again=*/true);
+    const int stop = stop_lane(lanes);
+    const int lowest = stop >= 0 ? stop : last_lane(lanes);
+    read_values(c, tile, lanes, lowest);
+    if (stop >= 0) return fold_lanes(lanes, lowest);
+    Interval a = acc;
+    for (int k = lowest; k >= 0; --k)
+      a = fold(a, lanes[static_cast<std::size_t>(k)].iv);
+    return a;
   }
 
   // Decoupled fallback for a predecessor still INVALID after the spin bound:

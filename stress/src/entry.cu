@@ -28,7 +28,7 @@ constexpr protocol::Protocol kProtocol = kEntry.protocol;
 // coarsened's, so more tiles and more look-back traffic per launch). Aligned
 // buffers only: no scalar path.
 constexpr bool kStriped = kProtocol.fallback || protocol::persistent(kProtocol) ||
-                          std::string_view(kEntry.name) == "coarsened" ||
+                          std::string_view(kEntry.name).starts_with("coarsened") ||
                           std::string_view(kEntry.name) == "fenced-lookback";
 // The fallback family runs with the fallback's own tuning, as in production.
 constexpr Variant kVariant = kProtocol.fallback                ? Variant::Fallback

@@ -25,8 +25,7 @@
 
 namespace lookback::device {
 
-template <class Tag, class Policy, class T, class Op, bool kExclusive, bool kDeterministic,
-          bool kInstrumented>
+template <class Tag, class Policy, class T, class Op, bool kExclusive, bool kInstrumented>
 struct CubAgent {
   static constexpr Protocol P = Tag::value;
   static_assert(!protocol::persistent(P), "the CUB tile algorithm runs one tile per block");
@@ -131,7 +130,7 @@ struct CubAgent {
     T aggregate{};
     BlockScanT(sm.cub.scan).ExclusiveScan(thread_aggregate, thread_exclusive, op, aggregate);
 
-    using Prefix = TilePrefix<P, Policy, T, Op, kExclusive, kDeterministic, kInstrumented>;
+    using Prefix = TilePrefix<P, Policy, T, Op, kExclusive, kInstrumented>;
     if (warp == 0) Prefix::publish_aggregate(p, desc, op, tile, epoch, aggregate, lane);
 
     bool first_absent = false;

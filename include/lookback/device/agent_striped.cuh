@@ -55,7 +55,7 @@
 namespace lookback::device {
 
 template <class Tag, class Policy, class T, class Op, bool kExclusive, Access kAccess,
-          bool kDeterministic, bool kInstrumented>
+          bool kInstrumented>
 struct StripedAgent {
   static constexpr Protocol P = Tag::value;
   static constexpr int kThreads = Policy::template block_threads<T>();
@@ -406,7 +406,7 @@ struct StripedAgent {
     Absent absent;      // see scan_chunk
     bool first_absent;  // exclusive: the tile's first item, nothing left of it
   };
-  using Prefix = TilePrefix<P, Policy, T, Op, kExclusive, kDeterministic, kInstrumented>;
+  using Prefix = TilePrefix<P, Policy, T, Op, kExclusive, kInstrumented>;
 
   // Every persistent block draws until a ticket is past the last tile, so a
   // launch draws num_tiles + gridDim.x tickets: a larger one means the

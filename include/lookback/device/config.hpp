@@ -54,16 +54,20 @@ constexpr const char* to_string(Variant v) {
 }
 
 namespace detail {
-template <Variant V>
-constexpr protocol::Protocol catalogue_protocol(bool in_place) {
+// The catalogue entry a kernel is generated from; deterministic: its
+// "-deterministic" entry (Fold::LeftFold), so the model checks that too.
+template <Variant V, bool kInPlace, bool kDeterministic>
+constexpr protocol::Protocol catalogue_protocol() {
   if constexpr (V == Variant::WarpLookback) {
-    return protocol::production("warp-lookback");
+    return protocol::production("warp-lookback", kDeterministic);
   } else if constexpr (V == Variant::Coarsened) {
-    return protocol::production("coarsened");
+    return protocol::production("coarsened", kDeterministic);
   } else if constexpr (V == Variant::Pipelined) {
-    return protocol::production("pipelined");
+    return protocol::production("pipelined", kDeterministic);
+  } else if constexpr (kInPlace) {
+    return protocol::production("fallback-inplace", kDeterministic);
   } else {
-    return in_place ? protocol::production("fallback-inplace") : protocol::production("fallback");
+    return protocol::production("fallback", kDeterministic);
   }
 }
 template <Variant V>
@@ -80,15 +84,18 @@ struct ScanConfig {
   static constexpr Variant variant = V;
   using policy = Policy;
   // Deterministic floating point: the look-back folds tile aggregates left to
-  // right from the closest PREFIX, so outputs do not depend on scheduling.
+  // right from the closest PREFIX, so outputs do not depend on scheduling
+  // (the protocols below are then Fold::LeftFold).
   static constexpr bool deterministic = kDeterministic;
   // Look-back statistics in the temp-storage header, and stall injection.
   static constexpr bool instrumented = kInstrumented;
   // Compile the scalar path for pointers not aligned to the vector width
   // (otherwise such pointers are an error).
   static constexpr bool scalar_path = kScalarPath;
-  static constexpr protocol::Protocol protocol = detail::catalogue_protocol<V>(false);
-  static constexpr protocol::Protocol protocol_in_place = detail::catalogue_protocol<V>(true);
+  static constexpr protocol::Protocol protocol =
+      detail::catalogue_protocol<V, false, kDeterministic>();
+  static constexpr protocol::Protocol protocol_in_place =
+      detail::catalogue_protocol<V, true, kDeterministic>();
 };
 
 using WarpLookback = ScanConfig<Variant::WarpLookback>;

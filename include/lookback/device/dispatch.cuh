@@ -59,12 +59,11 @@ constexpr std::uint64_t tiles_for(std::int64_t n) {
 }
 
 template <class Cfg, protocol::Protocol P, bool kExclusive, device::Access A, class T, class Op>
-using agent_t =
-    std::conditional_t<Cfg::variant == Variant::WarpLookback,
-                       device::CubAgent<ProtocolTag<P>, typename Cfg::policy, T, Op, kExclusive,
-                                        Cfg::deterministic, Cfg::instrumented>,
-                       device::StripedAgent<ProtocolTag<P>, typename Cfg::policy, T, Op, kExclusive,
-                                            A, Cfg::deterministic, Cfg::instrumented>>;
+using agent_t = std::conditional_t<
+    Cfg::variant == Variant::WarpLookback,
+    device::CubAgent<ProtocolTag<P>, typename Cfg::policy, T, Op, kExclusive, Cfg::instrumented>,
+    device::StripedAgent<ProtocolTag<P>, typename Cfg::policy, T, Op, kExclusive, A,
+                         Cfg::instrumented>>;
 
 // Blocks of `Agent` the current device holds at once: the grid of a
 // persistent variant (protocol::persistent), which draws every tile by
@@ -191,6 +190,11 @@ inline cudaError_t check_device_error(device::Header* h, cudaStream_t stream,
   if (code == device::DeviceError::TicketOverflow)
     return fail(cudaErrorIllegalState, "a block drew tile id " + std::to_string(words[1]) +
                                            " past the last tile: the ticket was not reset");
+  if (code == device::DeviceError::DescriptorWentBack)
+    return fail(cudaErrorIllegalState,
+                "the deterministic look-back read tile " + std::to_string(words[1]) +
+                    "'s descriptor INVALID after seeing it published: the temp storage was "
+                    "changed during the scan (another launch on it?)");
   return fail(cudaErrorUnknown, "kernel error code " + std::to_string(words[0]));
 }
 

@@ -17,14 +17,16 @@
 // it is no longer INVALID the owner may have overwritten its input with
 // output, so the reduction is discarded and the descriptor used instead.
 //
-// Deterministic mode: the exclusive prefix of tile i is always the left fold
-// ((a_0 op a_1) op ...) op a_{i-1} of the tile aggregates, bitwise, whatever
-// the scheduling. Every published PREFIX is such a fold, so a look-back that
-// starts from the closest PREFIX p_s and folds a_{s+1}, ..., a_{i-1} one by
-// one gives the same bits whichever PREFIX it met. Windows further back than
-// the first are folded in a second pass, left to right, re-reading the nearer
+// Deterministic mode (P.fold == Fold::LeftFold): the exclusive prefix of tile
+// i is always the left fold ((a_0 op a_1) op ...) op a_{i-1} of the tile
+// aggregates, bitwise, whatever the scheduling. Every published PREFIX is
+// such a fold, so a look-back that starts from the closest PREFIX p_s and
+// folds a_{s+1}, ..., a_{i-1} one by one gives the same bits whichever PREFIX
+// it met. Windows further back than the first are passed over without their
+// values and folded in a second pass, left to right, re-reading the nearer
 // windows (whose descriptors can only have moved up to PREFIX, whose value is
-// again a canonical fold). This costs a serial fold instead of a tree.
+// again a canonical fold). This costs a serial fold instead of a tree. The
+// model checks the bracketing (Property::LeftFold).
 #pragma once
 
 #include <cstdint>
@@ -39,12 +41,15 @@
 
 namespace lookback::device {
 
-template <Protocol P, class T, class Op, bool kDeterministic, bool kInstrumented,
-          int kSpinDelayNs = 0>
+template <Protocol P, class T, class Op, bool kInstrumented, int kSpinDelayNs = 0>
 class WindowLookback {
  public:
   using Desc = Descriptor<P, T>;
   using Word = typename Desc::Word;
+  static constexpr bool kLeftFold = P.fold == protocol::Fold::LeftFold;
+  // A flawed left fold (a mutant): each window's fold goes in front of the
+  // nearer windows' fold, with no second pass.
+  static constexpr bool kFoldInFront = P.flaw == protocol::Flaw::FoldWithoutSecondPass;
   static constexpr int kWindow = P.window;
   static_assert(kWindow >= 1 && kWindow <= 32, "a look-back window is read by one warp");
   static constexpr unsigned kFull = 0xffffffffu;
@@ -87,22 +92,8 @@ class WindowLookback {
       }
       const int lo = stop ? 31 - __clz(stop) : 0;
       T v{};
-      if ((!kDeterministic || stop) && active && lane_ >= lo) v = lane_value(j, me);
-      if constexpr (!kDeterministic) {
-        // Suffix reduction: lane l ends with value(l) op ... op value(kWindow-1).
-#pragma unroll
-        for (int off = 1; off < kWindow; off <<= 1) {
-          const T other = cub::ShuffleDown<32>(v, off, 31, kFull);
-          if (lane_ + off < kWindow) v = op_(v, other);
-        }
-        const T window = cub::ShuffleIndex<32>(v, lo, kFull);
-        acc = acc.valid ? Partial<T>{op_(window, acc.value), true} : Partial<T>{window, true};
-        if (stop) {
-          exclusive = acc.value;
-          ok = true;
-          break;
-        }
-      } else {
+      if ((!kLeftFold || kFoldInFront || stop) && active && lane_ >= lo) v = lane_value(j, me);
+      if constexpr (kLeftFold && !kFoldInFront) {
         if (stop) {
           T folded = fold(v, lo);
           ok = true;
@@ -114,6 +105,14 @@ class WindowLookback {
           break;
         }
         ++depth;
+      } else {
+        const T window = kLeftFold ? fold(v, lo) : tree(v, lo);
+        acc = acc.valid ? Partial<T>{op_(window, acc.value), true} : Partial<T>{window, true};
+        if (stop) {
+          exclusive = acc.value;
+          ok = true;
+          break;
+        }
       }
       base -= kWindow;
     }
@@ -236,6 +235,17 @@ class WindowLookback {
     }
   }
 
+  // value(from) op ... op value(kWindow - 1) as a tree: a suffix reduction,
+  // after which lane l holds value(l) op ... op value(kWindow - 1).
+  __device__ T tree(T v, int from) const {
+#pragma unroll
+    for (int off = 1; off < kWindow; off <<= 1) {
+      const T other = cub::ShuffleDown<32>(v, off, 31, kFull);
+      if (lane_ + off < kWindow) v = op_(v, other);
+    }
+    return cub::ShuffleIndex<32>(v, from, kFull);
+  }
+
   // Left fold of the lanes [from, kWindow - 1] of v, one by one.
   __device__ T fold(const T& v, int from) const {
     T a = cub::ShuffleIndex<32>(v, from, kFull);
@@ -246,22 +256,30 @@ class WindowLookback {
 
   // Deterministic second pass: fold window [base - kWindow, base - 1] (all of
   // whose descriptors were seen non-INVALID) into `a`, restarting at its
-  // closest PREFIX if it has one by now.
+  // closest PREFIX if it has one by now. One read per lane, no wait: each
+  // lane reads again the word it read non-INVALID, and a descriptor only
+  // moves up, so INVALID means the storage changed under the scan. That is
+  // an error, not a wait (which would be unbounded in the fallback, whose
+  // waits are bounded); the model checks that it cannot happen.
   __device__ bool refold(std::int64_t base, T& a) {
     const std::int64_t j = base - kWindow + lane_;
     const bool active = lane_ < kWindow;
     Word w{};
-    while (true) {
-      if (active) w = desc_.load(static_cast<std::uint32_t>(j));
-      fence<P.lookback_fence>();
-      if (__ballot_sync(kFull, active && status(w) == protocol::Status::Invalid) == 0) break;
-      if (wd_.expired(tile_, lane_)) return false;  // a descriptor moved backwards
+    if (active) w = desc_.load(static_cast<std::uint32_t>(j));
+    fence<P.lookback_fence>();
+    const unsigned back = __ballot_sync(kFull, active && status(w) == protocol::Status::Invalid);
+    if (back != 0) {
+      if (lane_ == 0)
+        raise_error(header_, DeviceError::DescriptorWentBack,
+                    static_cast<std::uint32_t>(base - kWindow + (31 - __clz(back))));
+      return false;
     }
     const unsigned stop = __ballot_sync(kFull, active && is_stop(status(w)));
+    const int lo = stop ? 31 - __clz(stop) : 0;
     T v{};
-    if (active) v = desc_.value(static_cast<std::uint32_t>(j), w);
+    if (active && lane_ >= lo) v = desc_.value(static_cast<std::uint32_t>(j), w);
     if (stop) {
-      a = fold(v, 31 - __clz(stop));
+      a = fold(v, lo);
     } else {
       for (int m = 0; m < kWindow; ++m)
         a = op_(a, cub::ShuffleIndex<32>(v, m, kFull));

@@ -50,8 +50,10 @@ namespace lookback::device {
 // Codes the kernels leave in Header::error.
 enum class DeviceError : std::uint32_t {
   None = 0,
-  WatchdogExpired = 1,  // a wait loop ran past the watchdog bound
-  TicketOverflow = 2,   // a block drew a tile id >= the number of tiles
+  WatchdogExpired = 1,     // a wait loop ran past the watchdog bound
+  TicketOverflow = 2,      // a block drew a tile id >= the number of tiles
+  DescriptorWentBack = 3,  // Fold::LeftFold's second pass read INVALID where its
+                           // first pass had read a published descriptor
 };
 
 // Look-back statistics, written only by instrumented kernels.

@@ -18,8 +18,7 @@
 
 namespace lookback::device {
 
-template <Protocol P, class Policy, class T, class Op, bool kExclusive, bool kDeterministic,
-          bool kInstrumented>
+template <Protocol P, class Policy, class T, class Op, bool kExclusive, bool kInstrumented>
 struct TilePrefix {
   using Desc = Descriptor<P, T>;
 
@@ -64,7 +63,7 @@ struct TilePrefix {
         __nanosleep(Policy::kLookbackDelayNs);
       }
     }
-    WindowLookback<P, T, Op, kDeterministic, kInstrumented, Policy::kSpinDelayNs> lookback(
+    WindowLookback<P, T, Op, kInstrumented, Policy::kSpinDelayNs> lookback(
         desc, op, epoch, p.header, p.watchdog, tile, lane, p.perturb);
     T prefix{};
     if (!lookback.run(reduce, prefix)) return false;

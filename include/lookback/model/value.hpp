@@ -20,6 +20,11 @@ struct Interval {
   Kind kind = Kind::Empty;
   std::int16_t lo = 0, hi = 0;
   std::int8_t launch = 0;  // which launch's input it was computed from
+  // Fold::LeftFold only (fold() below): the tiles were combined in another
+  // bracketing than the left fold ((a_lo op a_lo+1) op ...) op a_hi, so a
+  // floating-point sum may differ in its bits. join() never sets it: a Tree
+  // variant's values do not track their bracketing.
+  bool regrouped = false;
 
   static constexpr Interval empty() { return {}; }
   static constexpr Interval tile(int i, int launch) {
@@ -41,6 +46,22 @@ constexpr Interval join(const Interval& a, const Interval& b) {
   if (b.kind == Interval::Kind::Empty) return a;
   if (a.launch != b.launch || a.hi + 1 != b.lo) return Interval::bad();
   return Interval::range(a.lo, b.hi, a.launch);
+}
+
+// a (+) b as a left fold: the left fold of a's tiles is one of b's only
+// where b is one tile's aggregate; otherwise the result is regrouped.
+constexpr Interval fold(const Interval& a, const Interval& b) {
+  Interval r = join(a, b);
+  if (r.kind == Interval::Kind::Range)
+    r.regrouped =
+        a.regrouped || b.regrouped ||
+        (a.kind == Interval::Kind::Range && b.kind == Interval::Kind::Range && b.lo != b.hi);
+  return r;
+}
+
+// The same tiles of the same launch, however they were bracketed.
+constexpr bool same_tiles(const Interval& a, const Interval& b) {
+  return a.kind == b.kind && a.lo == b.lo && a.hi == b.hi && a.launch == b.launch;
 }
 
 // One memory cell's content. Which fields matter depends on the location:

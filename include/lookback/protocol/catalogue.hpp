@@ -93,6 +93,25 @@ inline constexpr std::array kCatalogue{
                  "fallback with output over input: strong output stores and predecessor "
                  "reads (a tile's own input reads stay weak), owner fences before its "
                  "output (every second one of a block), fallback re-validates the descriptor"},
+    // Deterministic mode (Fold::LeftFold) of each production kernel: the
+    // same protocol, folding left (lookback::Deterministic<C> compiles
+    // these; production() below checks that each is its base variant's
+    // left_fold).
+    NamedVariant{"warp-lookback-deterministic", Kind::Production, left_fold(detail::kWarpLookback),
+                 Progress::Obe, Property::None, 1,
+                 "warp-lookback whose prefixes are the left fold of the aggregates, bit for "
+                 "bit: folds from the closest PREFIX, farther windows in a second pass"},
+    NamedVariant{"coarsened-deterministic", Kind::Production, left_fold(detail::kWarpLookback),
+                 Progress::Obe, Property::None, 1, "coarsened, folding left (deterministic)"},
+    NamedVariant{"pipelined-deterministic", Kind::Production, left_fold(detail::kPipelined),
+                 Progress::Obe, Property::None, 1, "pipelined, folding left (deterministic)"},
+    NamedVariant{"fallback-deterministic", Kind::Production, left_fold(detail::kFallback),
+                 Progress::Unfair, Property::None, 1,
+                 "fallback, folding left (deterministic; a fallback's reduction has the "
+                 "owner's bits)"},
+    NamedVariant{"fallback-inplace-deterministic", Kind::Production,
+                 left_fold(detail::kFallbackInPlace), Progress::Unfair, Property::None, 1,
+                 "fallback-inplace, folding left (deterministic)"},
     NamedVariant{"fenced-lookback", Kind::Production,
                  detail::with(detail::kWarpLookback,
                               [](Protocol& p) {
@@ -211,6 +230,12 @@ inline constexpr std::array kCatalogue{
         "persistent blocks count tiles, not blocks, at the last draw and the finished "
         "counter: the launch word is reset while a block still draws, which takes tile 0 "
         "again (two blocks write one output tile)"},
+    NamedVariant{"fold-without-second-pass", Kind::Mutant,
+                 detail::with(left_fold(detail::kWarpLookback),
+                              [](Protocol& p) { p.flaw = Flaw::FoldWithoutSecondPass; }),
+                 Progress::Obe, Property::LeftFold, 1,
+                 "deterministic look-back that folds each window left but puts it in front "
+                 "of the nearer windows' fold: p op (w2 op w1), not (p op w2) op w1"},
     NamedVariant{"blockidx-tile-id", Kind::Mutant,
                  detail::with(detail::kWarpLookback,
                               [](Protocol& p) { p.tile_id = TileIdSource::BlockIdx; }),
@@ -225,10 +250,21 @@ constexpr std::optional<NamedVariant> find_variant(std::string_view name) {
   return std::nullopt;
 }
 
-// The production variant a kernel named `name` is generated from.
-consteval Protocol production(std::string_view name) {
-  for (const auto& v : kCatalogue)
-    if (v.kind == Kind::Production && name == v.name) return v.protocol;
+// The production variant a kernel named `name` is generated from; with
+// `deterministic`, the entry named `name`-deterministic, which must be the
+// left_fold of `name`'s (so every kernel's protocol has a verdict row).
+consteval Protocol production(std::string_view name, bool deterministic = false) {
+  constexpr std::string_view kSuffix = "-deterministic";
+  for (const auto& v : kCatalogue) {
+    const std::string_view n = v.name;
+    if (v.kind != Kind::Production) continue;
+    if (!deterministic && n == name) return v.protocol;
+    if (deterministic && n.size() == name.size() + kSuffix.size() && n.starts_with(name) &&
+        n.ends_with(kSuffix)) {
+      if (v.protocol != left_fold(production(name))) throw "not the base variant's left_fold";
+      return v.protocol;
+    }
+  }
   throw "unknown production variant";  // compile-time error
 }
 

@@ -66,6 +66,23 @@ enum class TileIdSource : std::uint8_t { Ticket, BlockIdx };
 //               (protocol::wraps below).
 enum class Reset : std::uint8_t { None, HostMemset, Epoch };
 
+// How a look-back combines the values it collects.
+//   Tree:     each window's values are reduced by the warp as a tree (a
+//             suffix reduction over its lanes) and put in front of what the
+//             windows nearer to the tile combined: the bracketing depends on
+//             where the PREFIX was met, so floating-point sums vary from run
+//             to run.
+//   LeftFold: deterministic. The exclusive prefix of tile i is always the
+//             left fold ((a_0 op a_1) op ...) op a_{i-1} of the tile
+//             aggregates, bit for bit. Every PREFIX is such a fold, so the
+//             look-back starts from the closest PREFIX and folds the
+//             aggregates after it one at a time, left to right: windows
+//             farther back than the first are passed over without their
+//             values and folded in a second pass that reads the nearer
+//             windows again, from the far end (whose descriptors can only
+//             have moved up; one that became a PREFIX restarts the fold).
+enum class Fold : std::uint8_t { Tree, LeftFold };
+
 // Forward-progress models (Sorensen et al., OOPSLA 2021). A variant states
 // the weakest one under which it claims to terminate.
 enum class Progress : std::uint8_t { Fair, Obe, Hsa, Lobe, Unfair };
@@ -80,6 +97,8 @@ enum class Property : std::uint8_t {
   MonotoneStatus,    // a descriptor never moves down INVALID<AGGREGATE<PREFIX
   Termination,       // no reachable hang under the claimed progress model
   FallbackWaitFree,  // a block alone finishes in a bounded number of its steps
+  LeftFold,          // Fold::LeftFold: every used/published prefix is the left
+                     // fold of the tile aggregates, bracketed as such
 };
 
 // One deliberate protocol flaw. Flaws that are just a different memory order
@@ -105,6 +124,10 @@ enum class Flaw : std::uint8_t {
                             // precedes the outputs of its tiles 1, 3, ...
                             // instead of 0, 2, ..., so its first output is
                             // not ordered after its first publish
+  FoldWithoutSecondPass,    // Fold::LeftFold without the second pass: each
+                            // farther window's fold is put in front of the
+                            // nearer windows' fold, p op (w2 op w1) instead
+                            // of (p op w2) op w1
 };
 
 // ---------------------------------------------------------------------------
@@ -167,6 +190,9 @@ struct Protocol {
   //      still holds. Needs TileIdSource::Ticket. (The `pipelined` and
   //      `fallback` variants; the fallback's waits are bounded anyway.)
   int tiles_per_block = 1;
+
+  // How the look-back combines values (deterministic mode is LeftFold).
+  Fold fold = Fold::Tree;
 
   Flaw flaw = Flaw::None;
 
@@ -307,6 +333,11 @@ LOOKBACK_HD constexpr long long last_draw(const Protocol& p, long long tiles, lo
 LOOKBACK_HD constexpr long long last_finisher(const Protocol& p, long long tiles,
                                               long long blocks) {
   return (persistent(p) && p.flaw != Flaw::CountTilesNotBlocks ? blocks : tiles) - 1;
+}
+// The variant's deterministic counterpart: the same protocol, folding left.
+LOOKBACK_HD constexpr Protocol left_fold(Protocol p) {
+  p.fold = Fold::LeftFold;
+  return p;
 }
 // Number of separate value words per descriptor in the split layout.
 LOOKBACK_HD constexpr int split_value_words(const Protocol& p) {
@@ -482,6 +513,9 @@ LOOKBACK_HD constexpr const char* to_string(Reset r) {
   }
   return "?";
 }
+LOOKBACK_HD constexpr const char* to_string(Fold f) {
+  return f == Fold::Tree ? "tree" : "left-fold";
+}
 LOOKBACK_HD constexpr const char* to_string(Progress p) {
   switch (p) {
     case Progress::Fair:
@@ -513,6 +547,8 @@ LOOKBACK_HD constexpr const char* to_string(Property p) {
       return "termination";
     case Property::FallbackWaitFree:
       return "fallback-wait-free";
+    case Property::LeftFold:
+      return "left-fold";
   }
   return "?";
 }
@@ -540,6 +576,8 @@ LOOKBACK_HD constexpr const char* to_string(Flaw f) {
       return "hand-over-keeps-epoch";
     case Flaw::OutputFenceOnOddTiles:
       return "output-fence-on-odd-tiles";
+    case Flaw::FoldWithoutSecondPass:
+      return "fold-without-second-pass";
   }
   return "?";
 }
