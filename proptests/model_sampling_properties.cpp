@@ -210,8 +210,17 @@ std::string counterexample(const System& sys, const Violation& v) {
 // ------------------------------------------------------------ production
 
 // The production variants, each sampled by one property below.
-constexpr const char* kProduction[] = {"warp-lookback", "coarsened",        "pipelined",
-                                       "fallback",      "fallback-inplace", "fenced-lookback"};
+constexpr const char* kProduction[] = {"warp-lookback",
+                                       "coarsened",
+                                       "pipelined",
+                                       "fallback",
+                                       "fallback-inplace",
+                                       "fenced-lookback",
+                                       "warp-lookback-deterministic",
+                                       "coarsened-deterministic",
+                                       "pipelined-deterministic",
+                                       "fallback-deterministic",
+                                       "fallback-inplace-deterministic"};
 
 void every_sampled_schedule_is_safe(const char* name) {
   const NamedVariant v = *protocol::find_variant(name);
@@ -272,6 +281,24 @@ RC_GTEST_PROP(ModelSampling, FallbackInplaceIsSafeOnSampledSchedules, ()) {
 }
 RC_GTEST_PROP(ModelSampling, FencedLookbackIsSafeOnSampledSchedules, ()) {
   every_sampled_schedule_is_safe("fenced-lookback");
+}
+// Deterministic mode: at 64 tiles its look-backs pass many windows and
+// refold them, which the exhaustive runs (4-6 tiles) reach only once or
+// twice per look-back.
+RC_GTEST_PROP(ModelSampling, WarpLookbackDeterministicIsSafeOnSampledSchedules, ()) {
+  every_sampled_schedule_is_safe("warp-lookback-deterministic");
+}
+RC_GTEST_PROP(ModelSampling, CoarsenedDeterministicIsSafeOnSampledSchedules, ()) {
+  every_sampled_schedule_is_safe("coarsened-deterministic");
+}
+RC_GTEST_PROP(ModelSampling, PipelinedDeterministicIsSafeOnSampledSchedules, ()) {
+  every_sampled_schedule_is_safe("pipelined-deterministic");
+}
+RC_GTEST_PROP(ModelSampling, FallbackDeterministicIsSafeOnSampledSchedules, ()) {
+  every_sampled_schedule_is_safe("fallback-deterministic");
+}
+RC_GTEST_PROP(ModelSampling, FallbackInplaceDeterministicIsSafeOnSampledSchedules, ()) {
+  every_sampled_schedule_is_safe("fallback-inplace-deterministic");
 }
 
 // --------------------------------------------------------------- mutants
@@ -445,9 +472,9 @@ TEST(ModelSampling, TheMutantsCoverEverySafetyProperty) {
   std::vector<protocol::Property> covered;
   for (const std::string& name : safety_mutants())
     covered.push_back(protocol::find_variant(name)->expected);
-  for (protocol::Property p :
-       {protocol::Property::CorrectPrefix, protocol::Property::NoTornDescriptor,
-        protocol::Property::NoDataRace, protocol::Property::MonotoneStatus})
+  for (protocol::Property p : {protocol::Property::CorrectPrefix,
+                               protocol::Property::NoTornDescriptor, protocol::Property::NoDataRace,
+                               protocol::Property::MonotoneStatus, protocol::Property::LeftFold})
     EXPECT_NE(std::find(covered.begin(), covered.end(), p), covered.end())
         << protocol::to_string(p);
 }

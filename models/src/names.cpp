@@ -60,6 +60,10 @@ const char* to_string(Step s) {
       return "look-back value";
     case Step::LookbackFence:
       return "look-back fence";
+    case Step::RefoldStatus:
+      return "second-pass read";
+    case Step::RefoldValue:
+      return "second-pass value";
     case Step::PublishFence:
       return "publish fence";
     case Step::FallbackLoadInput:

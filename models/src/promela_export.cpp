@@ -361,6 +361,12 @@ PromelaSpec promela_spec(const NamedVariant& v, const Settings& s) {
 void write_promela(std::ostream& out, const PromelaSpec& spec) {
   // The explorer's own validation, so both reject the same instances alike.
   (void)build_protocol_system(spec.protocol, spec.instance);
+  // The deterministic look-back's second pass and the bracketing of its
+  // values (Property::LeftFold) are the explorer's alone, for now.
+  if (spec.protocol.fold == Fold::LeftFold)
+    throw std::invalid_argument(
+        "--emit-promela does not model the left fold (deterministic) look-back; "
+        "the explorer checks it");
   const Geometry g = promela::geometry(spec);
   if (g.capacity > 15) throw std::invalid_argument("--emit-promela supports at most 15 tiles");
 

@@ -236,7 +236,8 @@ class BlockProgram {
   // would be unbounded in the fallback variants).
   void read_window(Ctx& c, int tile, int j, std::uint32_t epoch, std::vector<Lane>& lanes,
                    bool again = false) const {
-    const bool bounded = bounded_wait(p_) || again;
+    const bool spins = !bounded_wait(p_) && !again;  // an await, or one plain read
+    const Step step = again ? Step::RefoldStatus : Step::LookbackStatus;
     lanes.clear();
     c.begin_lanes();
     for (int k = 0; k < inst_.window; ++k) {
@@ -245,11 +246,11 @@ class BlockProgram {
         lanes.push_back({idx, true, Status::Invalid, Interval::empty(), {}});
         continue;
       }
-      const Value w = bounded ? c.load(m_.desc[idx], p_.lookback_order, Step::LookbackStatus, idx)
-                              : c.await(m_.desc[idx], p_.lookback_order, Step::LookbackStatus, idx,
-                                        [this, epoch](const Value& v) {
-                                          return effective(v, epoch) != Status::Invalid;
-                                        });
+      const Value w = !spins ? c.load(m_.desc[idx], p_.lookback_order, step, idx)
+                             : c.await(m_.desc[idx], p_.lookback_order, step, idx,
+                                       [this, epoch](const Value& v) {
+                                         return effective(v, epoch) != Status::Invalid;
+                                       });
       lanes.push_back({idx, false, effective(w, epoch), w.iv, w});
       if (again)
         c.require(lanes.back().status != Status::Invalid, Property::MonotoneStatus, [&] {
@@ -349,13 +350,14 @@ class BlockProgram {
   // Split layout: each lane from 0 to `lowest` reads its own value word,
   // concurrently too (though after every lane's status read: one thread per
   // lane would order lane k's value only after lane k's status).
-  void read_values(Ctx& c, int tile, std::vector<Lane>& lanes, int lowest) const {
+  void read_values(Ctx& c, int tile, std::vector<Lane>& lanes, int lowest,
+                   Step step = Step::LookbackValue) const {
     if (packed()) return;
     c.begin_lanes();
     for (int k = 0; k <= lowest; ++k) {
       Lane& lane = lanes[static_cast<std::size_t>(k)];
       if (!lane.known && lane.status != Status::Invalid)
-        lane.iv = read_value(c, tile, lane.status, lane.word, lane.tile);
+        lane.iv = read_value(c, tile, lane.status, lane.word, lane.tile, step);
     }
     c.end_lanes();
   }
@@ -378,7 +380,7 @@ class BlockProgram {
     read_window(c, tile, j, epoch, lanes, /*again=*/true);
     const int stop = stop_lane(lanes);
     const int lowest = stop >= 0 ? stop : last_lane(lanes);
-    read_values(c, tile, lanes, lowest);
+    read_values(c, tile, lanes, lowest, Step::RefoldValue);
     if (stop >= 0) return fold_lanes(lanes, lowest);
     Interval a = acc;
     for (int k = lowest; k >= 0; --k)
@@ -445,8 +447,8 @@ class BlockProgram {
 
   // Split layout: the value word matching a status read from `word`, checked
   // against it (a torn pair is a violation).
-  Interval read_value(Ctx& c, int reader, Status s, const Value& word, int idx) const {
-    const Value v = c.load(value_word(idx, s), split_value_order(p_), Step::LookbackValue, idx);
+  Interval read_value(Ctx& c, int reader, Status s, const Value& word, int idx, Step step) const {
+    const Value v = c.load(value_word(idx, s), split_value_order(p_), step, idx);
     c.require(v.pub == word.pub, Property::NoTornDescriptor, [&] {
       return "tile " + std::to_string(reader) + " read " + to_string(s) + " of tile " +
              std::to_string(idx) + " with a value " +

@@ -15,10 +15,11 @@ using namespace lookback::model;
 using namespace lookback::protocol;
 
 // Persistent variants need 4 tiles: the reuse check's first launch then has
-// 2 tiles on 2 blocks.
+// 2 tiles on 2 blocks. So does a left fold: its second pass needs a
+// look-back past a whole window (2 predecessors) to reach tile 0.
 Settings small(const Protocol& p) {
   Settings s;
-  s.tiles = persistent(p) ? 4 : 3;
+  s.tiles = persistent(p) || p.fold == Fold::LeftFold ? 4 : 3;
   return s;
 }
 

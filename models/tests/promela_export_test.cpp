@@ -42,6 +42,7 @@ std::string proctype(const std::string& model, const std::string& name) {
 
 TEST(PromelaExport, EveryCatalogueEntryExportsDeterministically) {
   for (const auto& v : kCatalogue) {
+    if (v.protocol.fold == Fold::LeftFold) continue;  // refused (LeftFoldIsRefused)
     const std::string a = model_of(v.name), b = model_of(v.name);
     EXPECT_EQ(a, b) << v.name;
     EXPECT_TRUE(has(a, "variant '" + std::string(v.name) + "'")) << v.name;
@@ -110,7 +111,7 @@ TEST(PromelaExport, RejectsWhatTheExplorerRejects) {
         explorer_rejects = true;
       }
       std::ostringstream out;
-      if (explorer_rejects)
+      if (explorer_rejects || v.protocol.fold == Fold::LeftFold)
         EXPECT_THROW(write_promela(out, spec), std::invalid_argument) << v.name;
       else
         EXPECT_NO_THROW(write_promela(out, spec)) << v.name;
@@ -118,6 +119,24 @@ TEST(PromelaExport, RejectsWhatTheExplorerRejects) {
   Settings big;
   big.tiles = 16;  // the interval encoding holds tiles 0..15
   EXPECT_THROW(model_of("warp-lookback", big), std::invalid_argument);
+}
+
+// The export has no second pass for the left fold: it refuses such a
+// variant (the explorer checks it) rather than export its tree look-back,
+// and says so; lookback-check exits 2 (usage/input error).
+TEST(PromelaExport, LeftFoldIsRefused) {
+  int left_fold = 0;
+  for (const auto& v : kCatalogue) {
+    if (v.protocol.fold != Fold::LeftFold) continue;
+    ++left_fold;
+    try {
+      (void)model_of(v.name);
+      ADD_FAILURE() << v.name << " was exported";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_TRUE(has(e.what(), "left fold")) << e.what();
+    }
+  }
+  EXPECT_GE(left_fold, 6);  // five production kernels' deterministic mode, one mutant
 }
 
 // Persistent blocks: fewer proctypes than tiles, a draw loop, and the last
@@ -218,7 +237,8 @@ TEST(PromelaExportCli, ErrorsExitTwoWithOneLine) {
            {"--all", "--emit-promela", "m.pml"},
            {"--variant", "warp-lookback", "--memory-model", "ptx", "--emit-promela", "m.pml"},
            {"--mutant", "split-value-overwritten", "--layout", "packed", "--emit-promela", "m.pml"},
-           {"--variant", "warp-lookback", "--tiles", "16", "--emit-promela", "m.pml"}}) {
+           {"--variant", "warp-lookback", "--tiles", "16", "--emit-promela", "m.pml"},
+           {"--variant", "fallback-deterministic", "--emit-promela", "m.pml"}}) {
     const CliRun r = cli(args);
     EXPECT_EQ(r.code, 2) << args.back();
     EXPECT_EQ(r.err.rfind("lookback-check: ", 0), 0u) << r.err;

@@ -28,6 +28,8 @@ enum class Step : std::uint8_t {
   LookbackStatus,
   LookbackValue,
   LookbackFence,
+  RefoldStatus,  // the left fold's second pass (Fold::LeftFold)
+  RefoldValue,
   PublishFence,
   FallbackLoadInput,
   FallbackValidate,

@@ -1,0 +1,103 @@
+// Deterministic mode in the model (protocol::Fold::LeftFold): values track
+// their bracketing, a left-fold look-back refolds the windows it passed, and
+// Property::LeftFold catches a fold bracketed otherwise.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "lookback/model/explorer.hpp"
+#include "lookback/model/protocol_model.hpp"
+#include "lookback/model/value.hpp"
+#include "lookback/protocol/catalogue.hpp"
+
+namespace {
+
+using namespace lookback::model;
+using namespace lookback::protocol;
+
+TEST(LeftFoldValues, OnlyOneTileAtATimeOnTheRightKeepsTheLeftFold) {
+  const Interval a0 = Interval::tile(0, 0), a1 = Interval::tile(1, 0), a2 = Interval::tile(2, 0);
+  const Interval left = fold(fold(a0, a1), a2);  // (a0 op a1) op a2
+  EXPECT_TRUE(same_tiles(left, Interval::range(0, 2, 0)));
+  EXPECT_FALSE(left.regrouped);
+  const Interval right = fold(a0, fold(a1, a2));  // a0 op (a1 op a2)
+  EXPECT_TRUE(same_tiles(right, Interval::range(0, 2, 0)));
+  EXPECT_TRUE(right.regrouped);
+  EXPECT_NE(left, right);  // distinct values: the explorer keeps both executions apart
+  EXPECT_TRUE(fold(right, Interval::tile(3, 0)).regrouped);             // once regrouped, always
+  EXPECT_FALSE(fold(Interval::empty(), left).regrouped);                // nothing in front
+  EXPECT_EQ(fold(a0, Interval::tile(2, 0)).kind, Interval::Kind::Bad);  // a gap stays a gap
+  // A tree's join does not track bracketing at all.
+  EXPECT_FALSE(join(a0, join(a1, a2)).regrouped);
+  EXPECT_EQ(to_string(right), "[0..2 regrouped]");
+  EXPECT_EQ(to_string(left), "[0..2]");
+}
+
+TEST(LeftFoldCatalogue, EveryKernelHasADeterministicEntryThatIsItsLeftFold) {
+  for (const char* name :
+       {"warp-lookback", "coarsened", "pipelined", "fallback", "fallback-inplace"}) {
+    const auto base = find_variant(name);
+    const auto det = find_variant(std::string(name) + "-deterministic");
+    ASSERT_TRUE(base && det) << name;
+    EXPECT_EQ(base->protocol.fold, Fold::Tree) << name;
+    EXPECT_EQ(det->protocol, left_fold(base->protocol)) << name;
+    EXPECT_EQ(det->kind, Kind::Production) << name;
+    EXPECT_EQ(det->claims, base->claims) << name;
+  }
+}
+
+ExploreResult check(const char* name, int tiles, int window, Layout layout = Layout::Packed,
+                    int blocks = 0) {
+  const NamedVariant v = *find_variant(name);
+  Instance inst;
+  inst.tiles = tiles;
+  inst.window = window;
+  inst.layout = layout;
+  inst.blocks = blocks;
+  ExploreOptions o;
+  o.progress = v.claims;
+  o.check_wait_free = v.claims == Progress::Unfair;
+  return explore(build_protocol_system(v.protocol, inst), o);
+}
+
+// The flawed fold differs from the left fold only where a look-back passes
+// more than one predecessor without a PREFIX (p op (a1 op a2) against
+// (p op a1) op a2): never at 3 tiles, at once at 4 (tile 3 behind AGGREGATEs
+// of tiles 1 and 2), with windows of one or two.
+TEST(LeftFold, TheMutantIsKilledWhereALookbackPassesTwoAggregates) {
+  EXPECT_TRUE(check("fold-without-second-pass", 3, 1).passed());
+  EXPECT_TRUE(check("fold-without-second-pass", 3, 2).passed());
+  for (const int window : {1, 2}) {
+    const ExploreResult r = check("fold-without-second-pass", 4, window);
+    ASSERT_TRUE(r.violations.count(Property::LeftFold)) << "window " << window;
+    EXPECT_EQ(r.violations.size(), 1u) << "only the bracketing is wrong, not the tiles";
+    const std::string& why = r.violations.at(Property::LeftFold).message;
+    EXPECT_NE(why.find("[0..2 regrouped]"), std::string::npos) << why;
+  }
+}
+
+// Where look-backs pass windows and refold them (several windows of one
+// tile), every deterministic variant's prefixes are left folds, under PTX
+// and in both layouts; the fallbacks stay wait-free with the second pass
+// (which reads once and does not spin).
+TEST(LeftFold, DeterministicVariantsPassWhereLookbacksRefold) {
+  for (const Layout layout : {Layout::Packed, Layout::Split}) {
+    const char* l = to_string(layout);
+    EXPECT_TRUE(check("warp-lookback-deterministic", 5, 1, layout).passed()) << l;
+    EXPECT_TRUE(check("warp-lookback-deterministic", 5, 2, layout).passed()) << l;
+    EXPECT_TRUE(check("pipelined-deterministic", 4, 1, layout, 2).passed()) << l;
+    EXPECT_TRUE(check("fallback-deterministic", 4, 1, layout, 2).passed()) << l;
+    EXPECT_TRUE(check("fallback-inplace-deterministic", 4, 1, layout, 2).passed()) << l;
+  }
+}
+
+// The second pass is real work the tree look-back does not do: more
+// executions of the same instance (its reads are further events).
+TEST(LeftFold, TheSecondPassReadsAgain) {
+  const ExploreResult tree = check("warp-lookback", 5, 1);
+  const ExploreResult left = check("warp-lookback-deterministic", 5, 1);
+  ASSERT_TRUE(tree.passed() && left.passed());
+  EXPECT_GT(left.executions, tree.executions);
+}
+
+}  // namespace
