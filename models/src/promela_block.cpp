@@ -264,8 +264,9 @@ class BlockWriter {
   void publish(int t, Status s, const std::string& value) {
     std::vector<std::string> checks;
     if (s == Status::Prefix)
-      checks.push_back(require(value + " == " + iv_literal(launch_, 0, t), Property::CorrectPrefix,
-                               "tile " + str(t) + " publishes PREFIX %d", value));
+      for (std::string& c : prefix_checks(value, iv_literal(launch_, 0, t),
+                                          "tile " + str(t) + " publishes PREFIX %d"))
+        checks.push_back(std::move(c));
     const std::string pub = str(pub_id(g_, launch_, t, s));
     const std::string st = status_name(s);
     if (g_.split) {
@@ -328,14 +329,31 @@ class BlockWriter {
     // that publishes PREFIX before looking back; tile 0 has no predecessor.
     if (t > 0 && (first == Status::Aggregate || p_.flaw == Flaw::PrefixBeforeLookback)) {
       lookback(t);
-      const std::string want = iv_literal(launch_, 0, t - 1);
-      local({require("acc == " + want, Property::CorrectPrefix,
-                     "tile " + str(t) + " uses exclusive prefix %d", "acc"),
-             "incl = IV_JOIN(acc, aggr)"});
+      std::vector<std::string> body = prefix_checks("acc", iv_literal(launch_, 0, t - 1),
+                                                    "tile " + str(t) + " uses exclusive prefix %d");
+      body.push_back("incl = " + combine("acc", "aggr"));
+      local(body);
       publish(t, Status::Prefix, "incl");
     } else {
       local({"incl = aggr"});
     }
+  }
+
+  // a (+) b as the look-back combines them: IV_FOLD tracks a left fold's
+  // bracketing (Fold::LeftFold), IV_JOIN a tree's tiles only.
+  std::string combine(const std::string& a, const std::string& b) const {
+    return (left_fold() ? "IV_FOLD(" : "IV_JOIN(") + a + ", " + b + ")";
+  }
+  bool left_fold() const { return p_.fold == Fold::LeftFold; }
+
+  // A prefix (`value`) must cover `want`'s tiles and, under the left fold,
+  // be bracketed as one (the explorer's same_tiles and require_left_fold).
+  std::vector<std::string> prefix_checks(const std::string& value, const std::string& want,
+                                         const std::string& what) const {
+    if (!left_fold()) return {require(value + " == " + want, Property::CorrectPrefix, what, value)};
+    return {require("IV_T(" + value + ") == " + want, Property::CorrectPrefix, what, value),
+            require("!IV_RG(" + value + ")", Property::LeftFold,
+                    what + ", not the left fold of the aggregates", value)};
   }
 
   // The tile's output (incl); `finish` is added to the step (the thread's
@@ -498,12 +516,8 @@ class BlockWriter {
     std::vector<LaneStep> reads;
     for (int k = 0; k < m; ++k) {
       const int idx = j - k;
-      const std::string d = "[" + str(idx) + "]", l = "[" + str(k) + "]";
-      const std::string eff = "EFF(d_st" + d + ", d_ep" + d + ", bep[thr])";
-      std::vector<std::string> read{"lw_st" + l + " = d_st" + d, "lw_ep" + l + " = d_ep" + d,
-                                    "lw_iv" + l + " = d_iv" + d, "lw_pub" + l + " = d_pub" + d,
-                                    "ls" + l + " = " + eff,      "liv" + l + " = d_iv" + d,
-                                    "lknown" + l + " = 0"};
+      const std::string eff = "EFF(d_st[" + str(idx) + "], d_ep[" + str(idx) + "], bep[thr])";
+      std::vector<std::string> read = lane_read(idx, k);
       const std::string loc = str(g_.loc_desc(idx));
       if (bounded) {
         // The bounded wait gives up after some spins: under interleaving
@@ -520,6 +534,18 @@ class BlockWriter {
     }
     if (bounded) lanes(reads);
     fence(p_.lookback_fence, "after the window's reads");
+  }
+
+  // Lane k's read of descriptor idx into its lane registers.
+  std::vector<std::string> lane_read(int idx, int k) const {
+    const std::string d = "[" + str(idx) + "]", l = "[" + str(k) + "]";
+    return {"lw_st" + l + " = d_st" + d,
+            "lw_ep" + l + " = d_ep" + d,
+            "lw_iv" + l + " = d_iv" + d,
+            "lw_pub" + l + " = d_pub" + d,
+            "ls" + l + " = EFF(d_st" + d + ", d_ep" + d + ", bep[thr])",
+            "liv" + l + " = d_iv" + d,
+            "lknown" + l + " = 0"};
   }
 
   // ls[0] ... ls[m - 1]: whether lane k is the closest INVALID one, or any is.
@@ -574,7 +600,10 @@ class BlockWriter {
         w_.line(resolved + ":");
         w_.line("skip;");
       }
-      window_sum(t, j, m);
+      if (left_fold() && p_.flaw != Flaw::FoldWithoutSecondPass)
+        left_window(t, j, m);
+      else
+        window_sum(t, j, m);
     }
     // The look-back passed tile 0 without meeting a PREFIX (a flawed
     // variant): as the explorer, it waits on the padding word, which nothing
@@ -695,11 +724,9 @@ class BlockWriter {
            "ls" + l + " = seen_eff; liv" + l + " = seen_iv; lknown" + l + " = 0"});
   }
 
-  // Where the window's look-back stops; the values of the lanes from there on
-  // (split layout: read now, but for a lane whose fallback published its
-  // own); value(lowest tile) (+) ... added in front of what was
-  // accumulated: operand order matters.
-  void window_sum(int t, int j, int m) {
+  // stop: the lane of the window's closest PREFIX (or, under its flaw,
+  // AGGREGATE), 255 if none.
+  void find_stop(int m) {
     std::vector<std::string> find{"stop = 255"};
     for (int k = 0; k < m; ++k) {
       std::string ends = "ls[" + str(k) + "] == PREFIX";
@@ -708,28 +735,91 @@ class BlockWriter {
                      ";\n:: else -> skip;\nfi");
     }
     local(find);
-    if (g_.split) {
-      std::vector<LaneStep> reads;
-      for (int k = 0; k < m; ++k) {
-        const std::string l = "[" + str(k) + "]";
-        reads.push_back({"(stop == 255 || stop >= " + str(k) + ") && !lknown" + l + " && ls" + l +
-                             " != INVALID",
-                         split_value(t, j - k, k)});
-      }
-      // The lanes' scratch words would otherwise keep the last lane's
-      // value: one end state per order.
-      lanes(reads, {"seen_iv = 0", "seen_pub = 0"});
+  }
+
+  // Split layout: the value words of the lanes from the closest PREFIX on
+  // (all without one), read now, but for a lane whose fallback published
+  // its own.
+  void split_values(int t, int j, int m) {
+    if (!g_.split) return;
+    std::vector<LaneStep> reads;
+    for (int k = 0; k < m; ++k) {
+      const std::string l = "[" + str(k) + "]";
+      reads.push_back(
+          {"(stop == 255 || stop >= " + str(k) + ") && !lknown" + l + " && ls" + l + " != INVALID",
+           split_value(t, j - k, k)});
     }
-    std::vector<std::string> body{"wsum = IV_EMPTY"};
+    // The lanes' scratch words would otherwise keep the last lane's
+    // value: one end state per order.
+    lanes(reads, {"seen_iv = 0", "seen_pub = 0"});
+  }
+
+  // `into` (+)= value(lowest lane) (+) ... (+) value(lane 0), one lane at a
+  // time, the lanes from the closest PREFIX on (all without one).
+  std::string fold_lanes(const std::string& into, int m) const {
+    std::string body;
     for (int k = m - 1; k >= 0; --k)
-      body.push_back("if\n:: stop == 255 || stop >= " + str(k) + " -> wsum = IV_JOIN(wsum, liv[" +
-                     str(k) + "]);\n:: else -> skip;\nfi");
-    body.push_back("acc = IV_JOIN(wsum, acc)");
-    local(body);
+      body += std::string(body.empty() ? "" : ";\n") + "if\n:: stop == 255 || stop >= " + str(k) +
+              " -> " + into + " = " + combine(into, "liv[" + str(k) + "]") +
+              ";\n:: else -> skip;\nfi";
+    return body;
+  }
+
+  // Where the window's look-back stops, the values of the lanes from there
+  // on, their sum put in front of what was accumulated (operand order
+  // matters; under FoldWithoutSecondPass the left fold's).
+  void window_sum(int t, int j, int m) {
+    find_stop(m);
+    split_values(t, j, m);
+    local({"wsum = IV_EMPTY", fold_lanes("wsum", m), "acc = " + combine("wsum", "acc")});
     w_.line("if");
     w_.line(":: stop != 255 -> goto lb_done_" + str(t) + ";");
     w_.line(":: else -> skip;");
     w_.line("fi;");
+  }
+
+  // The left fold (explorer: lookback under Fold::LeftFold): a window
+  // without a PREFIX is passed without its values; at the closest PREFIX the
+  // fold starts, and the windows passed are read again, farthest first
+  // (refold), before the look-back ends.
+  void left_window(int t, int j, int m) {
+    find_stop(m);
+    const std::string passed = "lb_pass_" + str(t) + "_" + str(j);
+    w_.line("if");
+    w_.line(":: stop == 255 -> goto " + passed + ";");
+    w_.line(":: else -> skip;");
+    w_.line("fi;");
+    split_values(t, j, m);
+    local({"acc = IV_EMPTY", fold_lanes("acc", m)});
+    for (int nearer = j + inst_.window; nearer <= t - 1; nearer += inst_.window)
+      refold(t, nearer);
+    w_.line("goto lb_done_" + str(t) + ";");
+    w_.line(passed + ":");
+    w_.line("skip;");
+  }
+
+  // The second pass over window j, which is whole (WindowLookback::refold):
+  // each lane reads its descriptor once (INVALID there, after its first pass
+  // saw it published, is a monotone-status violation), then the values, and
+  // the fold goes on, or starts again at a PREFIX the window has by now.
+  void refold(int t, int j) {
+    const int m = inst_.window;
+    std::vector<LaneStep> reads;
+    for (int k = 0; k < m; ++k) {
+      const int idx = j - k;
+      std::vector<std::string> read = lane_read(idx, k);
+      read.push_back("H_L(" + str(k) + ", " + str(g_.loc_desc(idx)) + ")");
+      read.push_back(require("ls[" + str(k) + "] != INVALID", Property::MonotoneStatus,
+                             "tile " + str(t) + "'s second pass read desc[" + str(idx) +
+                                 "] INVALID, which its first pass saw published"));
+      reads.push_back({"", read});
+    }
+    w_.line("/* second pass: tiles " + str(j) + " down to " + str(j - m + 1) + " */");
+    lanes(reads);
+    fence(p_.lookback_fence, "after the second pass's reads");
+    find_stop(m);
+    split_values(t, j, m);
+    local({"if\n:: stop != 255 -> acc = IV_EMPTY;\n:: else -> skip;\nfi", fold_lanes("acc", m)});
   }
 
   // Epoch reset, after the block's last descriptor access (as the

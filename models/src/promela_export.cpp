@@ -177,6 +177,18 @@ void write_memory(Writer& w, const PromelaSpec& spec, const Geometry& g, int max
   w.line(
       "  ((IV_L(a) == IV_L(b) && IV_HI(a) + 1 == IV_LO(b)) -> IV(IV_L(a), IV_LO(a), IV_HI(b)) "
       ": IV_BAD))))");
+  if (p.fold == Fold::LeftFold) {
+    w.line("/* The left fold (deterministic variants): IV_REGROUPED marks a value whose tiles");
+    w.line("   were bracketed otherwise than ((a_lo + a_lo+1) + ...) + a_hi, as the");
+    w.line("   explorer's fold(); IV_T strips the mark. */");
+    w.line("#define IV_REGROUPED 4096");
+    w.line("#define IV_RG(x) ((x) >= IV_REGROUPED)");
+    w.line("#define IV_T(x) ((x) % IV_REGROUPED)");
+    w.line("#define IV_FOLD(a, b) (IV_JOIN(IV_T(a), IV_T(b)) + \\");
+    w.line("  ((IV_JOIN(IV_T(a), IV_T(b)) >= 2 && (IV_RG(a) || IV_RG(b) || \\");
+    w.line("    ((a) != IV_EMPTY && (b) != IV_EMPTY && IV_LO(IV_T(b)) != IV_HI(IV_T(b))))) -> \\");
+    w.line("   IV_REGROUPED : 0))");
+  }
   w.line("/* Status of a word as seen in launch epoch `me` (reset: " +
          std::string(to_string(p.reset)) + "). */");
   w.line(effective_macro(p, g));
@@ -187,6 +199,7 @@ void write_memory(Writer& w, const PromelaSpec& spec, const Geometry& g, int max
   for (Property q : {Property::CorrectPrefix, Property::NoTornDescriptor, Property::MonotoneStatus,
                      Property::Termination, Property::FallbackWaitFree})
     w.line("bit " + promela::property_flag(q) + ";");
+  if (p.fold == Fold::LeftFold) w.line("bit " + promela::property_flag(Property::LeftFold) + ";");
   const std::string wait_free = promela::property_flag(Property::FallbackWaitFree);
   w.line("/* Reaching an await at all: progress that depends on another block. Recorded, not");
   w.line("   a cut (the explorer reports it and goes on). */");
@@ -361,12 +374,6 @@ PromelaSpec promela_spec(const NamedVariant& v, const Settings& s) {
 void write_promela(std::ostream& out, const PromelaSpec& spec) {
   // The explorer's own validation, so both reject the same instances alike.
   (void)build_protocol_system(spec.protocol, spec.instance);
-  // The deterministic look-back's second pass and the bracketing of its
-  // values (Property::LeftFold) are the explorer's alone, for now.
-  if (spec.protocol.fold == Fold::LeftFold)
-    throw std::invalid_argument(
-        "--emit-promela does not model the left fold (deterministic) look-back; "
-        "the explorer checks it");
   const Geometry g = promela::geometry(spec);
   if (g.capacity > 15) throw std::invalid_argument("--emit-promela supports at most 15 tiles");
 

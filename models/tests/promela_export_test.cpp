@@ -42,7 +42,6 @@ std::string proctype(const std::string& model, const std::string& name) {
 
 TEST(PromelaExport, EveryCatalogueEntryExportsDeterministically) {
   for (const auto& v : kCatalogue) {
-    if (v.protocol.fold == Fold::LeftFold) continue;  // refused (LeftFoldIsRefused)
     const std::string a = model_of(v.name), b = model_of(v.name);
     EXPECT_EQ(a, b) << v.name;
     EXPECT_TRUE(has(a, "variant '" + std::string(v.name) + "'")) << v.name;
@@ -111,7 +110,7 @@ TEST(PromelaExport, RejectsWhatTheExplorerRejects) {
         explorer_rejects = true;
       }
       std::ostringstream out;
-      if (explorer_rejects || v.protocol.fold == Fold::LeftFold)
+      if (explorer_rejects)
         EXPECT_THROW(write_promela(out, spec), std::invalid_argument) << v.name;
       else
         EXPECT_NO_THROW(write_promela(out, spec)) << v.name;
@@ -121,22 +120,27 @@ TEST(PromelaExport, RejectsWhatTheExplorerRejects) {
   EXPECT_THROW(model_of("warp-lookback", big), std::invalid_argument);
 }
 
-// The export has no second pass for the left fold: it refuses such a
-// variant (the explorer checks it) rather than export its tree look-back,
-// and says so; lookback-check exits 2 (usage/input error).
-TEST(PromelaExport, LeftFoldIsRefused) {
-  int left_fold = 0;
-  for (const auto& v : kCatalogue) {
-    if (v.protocol.fold != Fold::LeftFold) continue;
-    ++left_fold;
-    try {
-      (void)model_of(v.name);
-      ADD_FAILURE() << v.name << " was exported";
-    } catch (const std::invalid_argument& e) {
-      EXPECT_TRUE(has(e.what(), "left fold")) << e.what();
-    }
-  }
-  EXPECT_GE(left_fold, 6);  // five production kernels' deterministic mode, one mutant
+// The left fold (deterministic variants): a second pass after the window
+// with the PREFIX, folds that track bracketing, and the left-fold check;
+// none of it in a tree variant's model.
+TEST(PromelaExport, LeftFoldVariantsRefoldTheWindowsTheyPassed) {
+  Settings four;
+  four.tiles = 4;
+  const std::string det = model_of("warp-lookback-deterministic", four);
+  EXPECT_TRUE(has(det, "/* second pass: tiles 2 down to 1 */"));
+  EXPECT_TRUE(has(det, "goto lb_pass_3_2;"));
+  EXPECT_TRUE(has(det, "IV_FOLD(acc, liv[0])"));
+  EXPECT_TRUE(has(det, "violated left-fold"));
+  EXPECT_FALSE(has(det, "IV_JOIN(wsum"));
+  const std::string tree = model_of("warp-lookback", four);
+  EXPECT_FALSE(has(tree, "second pass"));
+  EXPECT_FALSE(has(tree, "IV_FOLD"));
+  EXPECT_FALSE(has(tree, "left-fold"));
+  // The mutant folds each window in front of the nearer ones, with no
+  // second pass.
+  const std::string flawed = model_of("fold-without-second-pass", four);
+  EXPECT_FALSE(has(flawed, "second pass"));
+  EXPECT_TRUE(has(flawed, "acc = IV_FOLD(wsum, acc)"));
 }
 
 // Persistent blocks: fewer proctypes than tiles, a draw loop, and the last
@@ -237,8 +241,7 @@ TEST(PromelaExportCli, ErrorsExitTwoWithOneLine) {
            {"--all", "--emit-promela", "m.pml"},
            {"--variant", "warp-lookback", "--memory-model", "ptx", "--emit-promela", "m.pml"},
            {"--mutant", "split-value-overwritten", "--layout", "packed", "--emit-promela", "m.pml"},
-           {"--variant", "warp-lookback", "--tiles", "16", "--emit-promela", "m.pml"},
-           {"--variant", "fallback-deterministic", "--emit-promela", "m.pml"}}) {
+           {"--variant", "warp-lookback", "--tiles", "16", "--emit-promela", "m.pml"}}) {
     const CliRun r = cli(args);
     EXPECT_EQ(r.code, 2) << args.back();
     EXPECT_EQ(r.err.rfind("lookback-check: ", 0), 0u) << r.err;

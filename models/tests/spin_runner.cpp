@@ -53,7 +53,8 @@ std::string incomplete(const std::string& pan) {
 
 std::optional<Property> property_named(const std::string& name) {
   for (Property p : {Property::CorrectPrefix, Property::NoTornDescriptor, Property::NoDataRace,
-                     Property::MonotoneStatus, Property::Termination, Property::FallbackWaitFree})
+                     Property::MonotoneStatus, Property::Termination, Property::FallbackWaitFree,
+                     Property::LeftFold})
     if (name == protocol::to_string(p)) return p;
   return std::nullopt;
 }
