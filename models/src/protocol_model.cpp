@@ -362,10 +362,10 @@ class BlockProgram {
     c.end_lanes();
   }
 
-  // The left fold value(lowest tile) (+) ... (+) value(nearest tile) of a
-  // window's lanes (WindowLookback::fold).
-  static Interval fold_lanes(const std::vector<Lane>& lanes, int lowest) {
-    Interval a = Interval::empty();
+  // The left fold onto `a` of value(lowest tile) (+) ... (+) value(nearest
+  // tile) of a window's lanes (WindowLookback::fold, refold).
+  static Interval fold_lanes(const std::vector<Lane>& lanes, int lowest,
+                             Interval a = Interval::empty()) {
     for (int k = lowest; k >= 0; --k)
       a = fold(a, lanes[static_cast<std::size_t>(k)].iv);
     return a;
@@ -381,11 +381,7 @@ class BlockProgram {
     const int stop = stop_lane(lanes);
     const int lowest = stop >= 0 ? stop : last_lane(lanes);
     read_values(c, tile, lanes, lowest, Step::RefoldValue);
-    if (stop >= 0) return fold_lanes(lanes, lowest);
-    Interval a = acc;
-    for (int k = lowest; k >= 0; --k)
-      a = fold(a, lanes[static_cast<std::size_t>(k)].iv);
-    return a;
+    return fold_lanes(lanes, lowest, stop >= 0 ? Interval::empty() : acc);
   }
 
   // Decoupled fallback for a predecessor still INVALID after the spin bound:
