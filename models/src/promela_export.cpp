@@ -127,8 +127,8 @@ void write_header(std::ostream& os, const PromelaSpec& spec) {
      << ", look-back " << to_string(p.lookback_order) << " then " << to_string(p.lookback_fence)
      << ", values " << to_string(p.value_order) << ", fallback " << (p.fallback ? "yes" : "no")
      << " (spin bound " << p.spin_bound << "), reset " << to_string(p.reset) << " (" << p.epoch_bits
-     << " epoch bits), in place " << (p.in_place ? "yes" : "no") << ", flaw " << to_string(p.flaw)
-     << "\n *\n"
+     << " epoch bits), in place " << (p.in_place ? "yes" : "no") << ", fold " << to_string(p.fold)
+     << ", flaw " << to_string(p.flaw) << "\n *\n"
      << " * SPIN explores interleavings, i.e. sequential consistency: the memory orders and\n"
      << " * fences above are recorded but have no effect here, and weak-memory behaviour\n"
      << " * (and so no-data-race) is out of reach; see models/SPIN.md.\n *\n"
