@@ -122,3 +122,44 @@ TEST(ScanStall, WarpLookbackWaits) {
       true, Kind::Exclusive, 50000);
   EXPECT_GT(s.spin_rounds, 0u);
 }
+
+// A fallback on tile 0 of an exclusive scan with an init: tile 0's PREFIX is
+// init op a_0 (its owner publishes that), so a waiting tile that reduces
+// tile 0 itself must fold the init in too. Tile 0 is starved (it waits
+// before publishing until the other blocks are done, at most 2 ms), so the
+// tiles after it fall back on it. (The model's values carry no init.)
+TEST(ScanStall, FallbackOnTileZeroKeepsTheExclusiveInit) {
+  LOOKBACK_REQUIRE_GPU();
+  using T = std::uint32_t;
+  const std::int64_t n = 8 * lookback::detail::tile_items<InstrumentedFallback, T>() + 3;
+  const std::vector<T> in = lt::make_input<T>(n, 5);
+  const T init = 1000;
+  std::vector<T> want(in.size());
+  T run = init;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    want[i] = run;
+    run += in[i];
+  }
+  lt::DeviceBuffer<T> d_in(in.size()), d_out(in.size());
+  lt::DeviceBuffer<std::uint32_t> done(1);
+  ASSERT_TRUE(d_in && d_out && done);
+  LOOKBACK_CUDA_OK(cudaMemcpy(d_in.get(), in.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+  LOOKBACK_CUDA_OK(cudaMemset(done.get(), 0, sizeof(std::uint32_t)));
+  lookback::ScanPlan<T, InstrumentedFallback> plan;
+  ASSERT_EQ(plan.init(n), cudaSuccess) << lookback::last_error_message();
+  lookback::Options options;
+  options.perturb.starve_tile = 0;
+  options.perturb.starve_ns = 2000000;
+  options.perturb.starve_done = done.get();
+  options.perturb.starve_until_done = 0xffffffffu;  // wait the whole 2 ms
+  ASSERT_EQ(plan.ExclusiveScan(d_in.get(), d_out.get(), lookback::Sum{}, init, n, 0, options),
+            cudaSuccess)
+      << lookback::last_error_message();
+  std::vector<T> got(in.size());
+  LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), d_out.get(), n * sizeof(T), cudaMemcpyDeviceToHost));
+  EXPECT_TRUE(
+      lt::equal_exactly(want, got, lookback::detail::tile_items<InstrumentedFallback, T>()));
+  lookback::LookbackStats stats{};
+  ASSERT_EQ(plan.read_stats(stats), cudaSuccess);
+  if (timing_checked()) EXPECT_GT(stats.fallbacks, 0u) << "nothing fell back on tile 0";
+}

@@ -54,11 +54,14 @@ class WindowLookback {
   static_assert(kWindow >= 1 && kWindow <= 32, "a look-back window is read by one warp");
   static constexpr unsigned kFull = 0xffffffffu;
 
-  __device__ WindowLookback(const Desc& desc, Op op, std::uint32_t epoch, Header* header,
-                            std::uint32_t watchdog_limit, std::uint32_t tile, int lane,
-                            const Perturbation& perturb)
+  // `first`: what tile 0's PREFIX begins with (an exclusive scan's init, none
+  // for an inclusive one), for a fallback that publishes tile 0's.
+  __device__ WindowLookback(const Desc& desc, Op op, const Partial<T>& first, std::uint32_t epoch,
+                            Header* header, std::uint32_t watchdog_limit, std::uint32_t tile,
+                            int lane, const Perturbation& perturb)
       : desc_(desc),
         op_(op),
+        first_(first),
         epoch_(epoch),
         header_(header),
         wd_{header, watchdog_limit},
@@ -68,7 +71,7 @@ class WindowLookback {
 
   // Called by all 32 lanes of the warp, for tile >= 1. On success every lane
   // gets exclusive = (combined value of tiles 0 .. tile-1) and it returns
-  // true; false when the watchdog made it give up. `reduce(t)` is the
+  // true; false when it gave up (the watchdog, or DescriptorWentBack). `reduce(t)` is the
   // warp-collective reduction of input tile t (used by the fallback only).
   template <class Reducer>
   __device__ bool run(Reducer& reduce, T& exclusive) {
@@ -181,10 +184,13 @@ class WindowLookback {
   template <class Reducer>
   __device__ void fallback(std::int64_t jb, int blocker, View& me, Reducer& reduce) {
     const auto t = static_cast<std::uint32_t>(jb);
-    const T aggregate = reduce(t);  // warp-collective
+    T aggregate = reduce(t);  // warp-collective
+    // Tile 0's reduction is its inclusive prefix (protocol::fallback_status),
+    // which in an exclusive scan begins with the init, as its owner's
+    // publish does (TilePrefix::publish_aggregate): the same bits.
+    if (jb == 0 && first_.valid) aggregate = op_(first_.value, aggregate);
     if constexpr (kInstrumented)
       perturb_delay(*perturb_, tile_, PerturbPoint::BeforeFallbackPublish, t);
-    // Tile 0's reduction is its inclusive prefix (protocol::fallback_status).
     const protocol::Status fs = protocol::fallback_status(jb);
     Word seen = cub::ShuffleIndex<32>(me.w, blocker, kFull);
     bool publish = true;
@@ -303,6 +309,7 @@ class WindowLookback {
 
   Desc desc_;
   Op op_;
+  Partial<T> first_;
   std::uint32_t epoch_;
   Header* header_;
   Watchdog wd_;

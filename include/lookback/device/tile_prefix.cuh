@@ -42,7 +42,7 @@ struct TilePrefix {
   }
 
   // All 32 lanes of warp 0, after publish_aggregate. Returns false if the
-  // look-back gave up (watchdog); otherwise `exclusive` is the tile's
+  // look-back gave up (watchdog, DescriptorWentBack); otherwise `exclusive` is the tile's
   // exclusive prefix (absent for tile 0 of an inclusive scan).
   template <class Reducer>
   __device__ static bool resolve(const KernelParams<T, Op>& p, const Desc& desc, Op op,
@@ -63,8 +63,9 @@ struct TilePrefix {
         __nanosleep(Policy::kLookbackDelayNs);
       }
     }
+    const Partial<T> first = kExclusive ? Partial<T>{p.init, true} : Partial<T>{};
     WindowLookback<P, T, Op, kInstrumented, Policy::kSpinDelayNs> lookback(
-        desc, op, epoch, p.header, p.watchdog, tile, lane, p.perturb);
+        desc, op, first, epoch, p.header, p.watchdog, tile, lane, p.perturb);
     T prefix{};
     if (!lookback.run(reduce, prefix)) return false;
     exclusive = Partial<T>{prefix, true};
