@@ -47,13 +47,15 @@ TEST(LeftFoldCatalogue, EveryKernelHasADeterministicEntryThatIsItsLeftFold) {
 }
 
 ExploreResult check(const char* name, int tiles, int window, Layout layout = Layout::Packed,
-                    int blocks = 0) {
+                    int blocks = 0, int launches = 1, int wrap_launch = 0) {
   const NamedVariant v = *find_variant(name);
   Instance inst;
   inst.tiles = tiles;
   inst.window = window;
   inst.layout = layout;
   inst.blocks = blocks;
+  inst.launches = launches;
+  inst.wrap_launch = wrap_launch;
   ExploreOptions o;
   o.progress = v.claims;
   o.check_wait_free = v.claims == Progress::Unfair;
@@ -89,6 +91,16 @@ TEST(LeftFold, DeterministicVariantsPassWhereLookbacksRefold) {
     EXPECT_TRUE(check("fallback-deterministic", 4, 1, layout, 2).passed()) << l;
     EXPECT_TRUE(check("fallback-inplace-deterministic", 4, 1, layout, 2).passed()) << l;
   }
+}
+
+// The catalogue's reuse runs of the one-tile rows have 3 tiles, too few to
+// pass a window: here the second launch's look-backs refold while the
+// first launch's descriptors (and, where launch 0 wraps, cleared ones) lie
+// in the storage, with either launch wrapping the epoch.
+TEST(LeftFold, RefoldsOverTheStorageOfAnEarlierLaunch) {
+  for (const int wrap : {0, 1})
+    EXPECT_TRUE(check("warp-lookback-deterministic", 5, 2, Layout::Packed, 0, 2, wrap).passed())
+        << "launch " << wrap << " wraps";
 }
 
 // The second pass is real work the tree look-back does not do: more
