@@ -312,21 +312,17 @@ class BlockProgram {
       }
       const int lowest = stop >= 0 ? stop : last_lane(lanes);
       read_values(c, tile, lanes, lowest);
-      if (p_.fold == Fold::LeftFold) {
-        // value(lowest tile) (+) ... (+) value(j), one at a time; under the
-        // flaw, in front of what the nearer windows folded.
-        acc = p_.flaw == Flaw::FoldWithoutSecondPass ? fold(fold_lanes(lanes, lowest), acc)
-                                                     : fold_lanes(lanes, lowest);
-        if (stop < 0) continue;
+      if (p_.fold == Fold::LeftFold && p_.flaw != Flaw::FoldWithoutSecondPass) {
+        // Here the window has a PREFIX: the fold starts at it, then the
+        // windows passed are refolded.
+        acc = combine_lanes(lanes, lowest);
         for (auto nearer = passed.rbegin(); nearer != passed.rend() && !c.suspended(); ++nearer)
           acc = refold(c, tile, *nearer, epoch, acc);
         return acc;
       }
-      // value(lowest tile) (+) ... (+) value(j): operand order matters.
-      Interval window_sum = Interval::empty();
-      for (int k = lowest; k >= 0; --k)
-        window_sum = join(window_sum, lanes[k].iv);
-      acc = join(window_sum, acc);
+      // value(lowest tile) (+) ... (+) value(j), in front of what the nearer
+      // windows combined: operand order matters.
+      acc = combine(combine_lanes(lanes, lowest), acc);
       if (stop >= 0) return acc;
     }
     return acc;  // suspended: the explorer discards what follows
@@ -362,12 +358,13 @@ class BlockProgram {
     c.end_lanes();
   }
 
-  // The left fold onto `a` of value(lowest tile) (+) ... (+) value(nearest
-  // tile) of a window's lanes (WindowLookback::fold, refold).
-  static Interval fold_lanes(const std::vector<Lane>& lanes, int lowest,
-                             Interval a = Interval::empty()) {
+  // `a` (+) value(lowest tile) (+) ... (+) value(nearest tile) of a window's
+  // lanes, one at a time, as the variant combines (WindowLookback::fold,
+  // refold; a tree's bracketing is not tracked).
+  Interval combine_lanes(const std::vector<Lane>& lanes, int lowest,
+                         Interval a = Interval::empty()) const {
     for (int k = lowest; k >= 0; --k)
-      a = fold(a, lanes[static_cast<std::size_t>(k)].iv);
+      a = combine(a, lanes[static_cast<std::size_t>(k)].iv);
     return a;
   }
 
@@ -381,7 +378,7 @@ class BlockProgram {
     const int stop = stop_lane(lanes);
     const int lowest = stop >= 0 ? stop : last_lane(lanes);
     read_values(c, tile, lanes, lowest, Step::RefoldValue);
-    return fold_lanes(lanes, lowest, stop >= 0 ? Interval::empty() : acc);
+    return combine_lanes(lanes, lowest, stop >= 0 ? Interval::empty() : acc);
   }
 
   // Decoupled fallback for a predecessor still INVALID after the spin bound:
