@@ -20,6 +20,8 @@ using BWarp = Bench<lookback::Variant::WarpLookback>;
 using BCoarse = Bench<lookback::Variant::Coarsened>;
 using BFallback = Bench<lookback::Variant::Fallback>;
 using BCoarseDet = Bench<lookback::Variant::Coarsened, lookback::CoarsenedPolicy, true>;
+using BPipelinedDet = Bench<lookback::Variant::Pipelined, lookback::PipelinedPolicy, true>;
+using BFallbackDet = Bench<lookback::Variant::Fallback, lookback::FallbackPolicy, true>;
 using BPipelined = Bench<lookback::Variant::Pipelined>;
 using BWarpSmall = Bench<lookback::Variant::WarpLookback, lookback::WarpLookbackSmallPolicy>;
 using BPipelinedWide = Bench<lookback::Variant::Pipelined, lookback::PipelinedWidePolicy>;
@@ -107,6 +109,17 @@ struct OrdersChange {
 };
 template <class Base, bool kRelaxedPublish, lookback::protocol::Order kLookbackOrder>
 using ExptOrders = ExptProtocol<Base, OrdersChange<kRelaxedPublish, kLookbackOrder>>;
+// Another number of passed windows a left fold keeps in registers
+// (Protocol::held_windows).
+template <int kHeld>
+struct HeldWindowsChange {
+  constexpr lookback::protocol::Protocol operator()(lookback::protocol::Protocol p) const {
+    p.held_windows = kHeld;
+    return p;
+  }
+};
+template <class Base, int kHeld>
+using ExptHeld = ExptProtocol<Base, HeldWindowsChange<kHeld>>;
 // Another look-back window (Protocol::window, at most 32: one warp's lanes).
 template <int kWindow>
 struct WindowChange {

@@ -253,6 +253,27 @@ void explore_protocol_groups(const Settings& s) {
          Bench<C::Pipelined, lookback::PacedFirstWave<PipelinedPolicy, 6000>>, BFallback,
          Bench<C::Fallback, lookback::PacedFirstWave<FallbackPolicy, 4000>>>(s, "explore_pace",
                                                                              pf_sizes, pace_names);
+  // The deterministic mode's second pass (2026-12-01): re-reading every
+  // window a look-back passed (h0) against holding the nearest K in shared
+  // memory (EXPT-hK; Protocol::held_windows, the catalogue's is 4), next to
+  // the default (Fold::Tree) of the same kernel. Float sums, where the mode
+  // matters. Logs: bench/results/h200/held-windows/.
+  const auto held_sizes = powers_of_two(s, {18, 20, 21, 22, 23, 24, 25, 26, 28});
+  run_op<Case<float, OpKind::Sum, false>, float, false, BCoarse, ExptHeld<BCoarseDet, 0>,
+         ExptHeld<BCoarseDet, 2>, ExptHeld<BCoarseDet, 4>, ExptHeld<BCoarseDet, 8>, BPipelined,
+         ExptHeld<BPipelinedDet, 0>, ExptHeld<BPipelinedDet, 2>, ExptHeld<BPipelinedDet, 4>,
+         ExptHeld<BPipelinedDet, 8>, ExptHeld<BPipelinedDet, 16>, BFallback,
+         ExptHeld<BFallbackDet, 0>, ExptHeld<BFallbackDet, 4>, ExptHeld<BFallbackDet, 8>>(
+      s, "explore_held_windows", held_sizes,
+      {"coarsened", "EXPT-cdet h0", "EXPT-cdet h2", "EXPT-cdet h4", "EXPT-cdet h8", "pipelined",
+       "EXPT-pdet h0", "EXPT-pdet h2", "EXPT-pdet h4", "EXPT-pdet h8", "EXPT-pdet h16", "fallback",
+       "EXPT-fdet h0", "EXPT-fdet h4", "EXPT-fdet h8"});
+  run_op<Case<double, OpKind::Sum, false>, double, false, BCoarse, ExptHeld<BCoarseDet, 0>,
+         ExptHeld<BCoarseDet, 4>, ExptHeld<BCoarseDet, 8>, BPipelined, ExptHeld<BPipelinedDet, 0>,
+         ExptHeld<BPipelinedDet, 4>, ExptHeld<BPipelinedDet, 8>>(
+      s, "explore_held_windows_f64", held_sizes,
+      {"coarsened", "EXPT-cdet h0", "EXPT-cdet h4", "EXPT-cdet h8", "pipelined", "EXPT-pdet h0",
+       "EXPT-pdet h4", "EXPT-pdet h8"});
 }
 
 }  // namespace lookback_bench

@@ -1,7 +1,7 @@
 // --suite main: the table of issue 7. Every production variant next to
 // cub::DeviceScan and the copy, for u32 inclusive and exclusive sums, u64,
-// f32 (and coarsened's deterministic mode) and f64 sums, u32 max, and u32
-// and u64 sums in place.
+// f32 and f64 sums (with coarsened's and pipelined's deterministic mode),
+// u32 max, and u32 and u64 sums in place.
 
 #include <cstdint>
 #include <vector>
@@ -23,11 +23,14 @@ void main_suite(const Settings& s) {
          BFallback>(s, "u32_excl_sum", ns, four);
   run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false, BWarp, BCoarse, BPipelined,
          BFallback>(s, "u64_incl_sum", ns, four);
+  // Deterministic mode next to the defaults it is compared with: coarsened
+  // and pipelined (the default configuration's kernel for large inputs).
+  const std::vector<const char*> with_det = {"warp-lookback", "coarsened",     "pipelined",
+                                             "fallback",      "coarsened-det", "pipelined-det"};
   run_op<Case<float, OpKind::Sum, false>, float, false, BWarp, BCoarse, BPipelined, BFallback,
-         BCoarseDet>(s, "f32_incl_sum", ns,
-                     {"warp-lookback", "coarsened", "pipelined", "fallback", "coarsened-det"});
-  run_op<Case<double, OpKind::Sum, false>, double, false, BWarp, BCoarse, BPipelined, BFallback>(
-      s, "f64_incl_sum", ns, four);
+         BCoarseDet, BPipelinedDet>(s, "f32_incl_sum", ns, with_det);
+  run_op<Case<double, OpKind::Sum, false>, double, false, BWarp, BCoarse, BPipelined, BFallback,
+         BCoarseDet, BPipelinedDet>(s, "f64_incl_sum", ns, with_det);
   run_op<Case<std::uint32_t, OpKind::Max, false>, std::uint32_t, false, BWarp, BCoarse, BPipelined,
          BFallback>(s, "u32_incl_max", ns, four);
   // In place only the fallback's protocol differs (fallback-inplace: strong

@@ -69,7 +69,74 @@ void accurate_and_deterministic(Kind kind, int runs) {
 
 LOOKBACK_DETERMINISM_TESTS(WarpLookback, lookback::WarpLookback)
 LOOKBACK_DETERMINISM_TESTS(Coarsened, lookback::Coarsened)
+LOOKBACK_DETERMINISM_TESTS(Pipelined, lookback::Pipelined)
 LOOKBACK_DETERMINISM_TESTS(Fallback, lookback::Fallback)
+
+namespace {
+
+// Base's protocol reading every passed window again in its second pass
+// (Protocol::held_windows = 0): not a catalogue entry, only what the
+// held windows are compared with.
+template <class Base>
+struct ReadingAgain : Base {
+  static constexpr lookback::protocol::Protocol reading_again(lookback::protocol::Protocol p) {
+    p.held_windows = 0;
+    return p;
+  }
+  static constexpr lookback::protocol::Protocol protocol = reading_again(Base::protocol);
+  static constexpr lookback::protocol::Protocol protocol_in_place =
+      reading_again(Base::protocol_in_place);
+};
+
+// `Cfg`'s inclusive sum of `in` under `options` into `out`; its look-back
+// statistics in `stats`.
+template <class Cfg>
+void deterministic_sum(const std::vector<float>& in, const lookback::Options& options,
+                       lookback::LookbackStats& stats, std::vector<float>& out) {
+  const auto n = static_cast<std::int64_t>(in.size());
+  lt::DeviceBuffer<float> d_in(in.size()), d_out(in.size());
+  ASSERT_TRUE(d_in && d_out);
+  LOOKBACK_CUDA_OK(cudaMemcpy(d_in.get(), in.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  LOOKBACK_CUDA_OK(cudaMemset(d_out.get(), 0x7f, n * sizeof(float)));
+  lookback::ScanPlan<float, Cfg> plan;
+  ASSERT_EQ(plan.init(n), cudaSuccess) << lookback::last_error_message();
+  ASSERT_EQ(plan.InclusiveSum(d_in.get(), d_out.get(), n, 0, options), cudaSuccess)
+      << lookback::last_error_message();
+  ASSERT_EQ(plan.read_stats(stats), cudaSuccess);
+  out.resize(in.size());
+  LOOKBACK_CUDA_OK(cudaMemcpy(out.data(), d_out.get(), n * sizeof(float), cudaMemcpyDeviceToHost));
+}
+
+}  // namespace
+
+// The windows a look-back passed and held (the catalogue's 4) are folded
+// from the values its first pass read; a look-back holding none reads them
+// again. Both fold the same aggregates left to right: the same bits, with
+// stalls that make look-backs pass windows and without.
+TEST(ScanDeterministic, HeldWindowsGiveTheBitsOfReadingAgain) {
+  LOOKBACK_REQUIRE_GPU();
+  using Held = lookback::Instrumented<lookback::Deterministic<lookback::Pipelined>>;
+  using Again = ReadingAgain<Held>;
+  static_assert(Held::protocol.held_windows > 0 && Again::protocol.held_windows == 0);
+  const std::vector<float> in = lt::make_real_input<float>((1 << 22) + 77, 11);
+  const auto tiles = static_cast<unsigned long long>(
+      (in.size() + lookback::detail::tile_items<Held, float>() - 1) /
+      lookback::detail::tile_items<Held, float>());
+  lookback::Options stall;
+  stall.perturb.stall_ns = 20000;
+  stall.perturb.stall_every = 3;
+  lookback::LookbackStats held_stats{}, again_stats{}, calm_stats{};
+  std::vector<float> held, again, calm;
+  ASSERT_NO_FATAL_FAILURE(deterministic_sum<Held>(in, stall, held_stats, held));
+  ASSERT_NO_FATAL_FAILURE(deterministic_sum<Again>(in, stall, again_stats, again));
+  ASSERT_NO_FATAL_FAILURE(deterministic_sum<Held>(in, lookback::Options{}, calm_stats, calm));
+  // More windows read than tiles that look back: some look-backs passed one.
+  EXPECT_GT(held_stats.windows, tiles) << "no look-back passed a window";
+  EXPECT_GT(again_stats.windows, tiles) << "no look-back passed a window";
+  const std::int64_t tile = lookback::detail::tile_items<Held, float>();
+  EXPECT_TRUE(lt::equal_exactly(held, again, tile)) << "held against read again";
+  EXPECT_TRUE(lt::equal_exactly(held, calm, tile)) << "stalled against calm";
+}
 
 // The deterministic fallback gives the same bits whether or not waiting
 // tiles reduce their stalled predecessors themselves.

@@ -61,6 +61,8 @@ constexpr const char* kUsage =
     "  --progress fair|obe|hsa|lobe|unfair                           (default: the variant's "
     "claim)\n"
     "  --tile-id ticket|blockidx   override where tile ids come from\n"
+    "  --held-windows K      override how many passed windows a left-fold (deterministic)\n"
+    "                        variant keeps for its second pass, 0..8 (--variant, --mutant)\n"
     "  --resident R          at most R blocks resident at once       (default: all)\n"
     "  --blocks B            blocks per launch of a persistent variant, 1..tiles\n"
     "                        (default: half the tiles)\n"
@@ -136,8 +138,9 @@ bool reads_option(const Options& o, const std::string& flag) {
       // --emit-promela writes a model instead of checking: it reads the
       // instance's bounds, not the search's options or outputs.
       if (!o.promela.empty())
-        return flag == "--emit-promela" || (checks && !in({"--first", "--max-graphs", "--jobs"}));
-      return checks || in({"--json", "--dot"});
+        return flag == "--emit-promela" || flag == "--held-windows" ||
+               (checks && !in({"--first", "--max-graphs", "--jobs"}));
+      return checks || in({"--json", "--dot", "--held-windows"});
     case Mode::None:
       break;
   }
@@ -230,6 +233,8 @@ Options parse(const std::vector<std::string>& args) {
                                                   {"hsa", Progress::Hsa},
                                                   {"lobe", Progress::Lobe},
                                                   {"unfair", Progress::Unfair}});
+    else if (a == "--held-windows")
+      o.settings.held_windows = parse_int(a, value(), 0, 8);
     else if (a == "--tile-id")
       o.settings.tile_id = parse_enum<TileIdSource>(
           a, value(), {{"ticket", TileIdSource::Ticket}, {"blockidx", TileIdSource::BlockIdx}});
@@ -317,6 +322,8 @@ std::string instance_text(const InstanceRun& r) {
   if (r.instance.resident) os << ", resident " << r.instance.resident;
   if (protocol::persistent(r.protocol))
     os << ", " << blocks_for(r.protocol, r.instance) << " persistent blocks";
+  if (r.protocol.fold == protocol::Fold::LeftFold)
+    os << ", " << r.protocol.held_windows << " windows held";
   return os.str();
 }
 

@@ -297,6 +297,9 @@ class BlockWriter {
             "; short lw_pub" + lanes + ";  /* lane: the word read */");
     w_.line("int lread;  /* lanes of the current warp-wide read that have read */");
     w_.line("short lrf" + lanes + " = -1;  /* lane: its read's history entry, until flushed */");
+    for (int d = 0; d < held_windows(); ++d)
+      w_.line("short " + held_name(d) + lanes + ";  /* lane: value in passed window " + str(d) +
+              " (kept) */");
   }
 
   void tile(int t) {
@@ -779,24 +782,59 @@ class BlockWriter {
   }
 
   // The left fold (explorer: lookback under Fold::LeftFold): a window
-  // without a PREFIX is passed without its values; at the closest PREFIX the
-  // fold starts, and the windows passed are read again, farthest first
-  // (refold), before the look-back ends.
+  // without a PREFIX is passed without its values (but for the first
+  // p.held_windows passed, whose values are read and kept); at the closest
+  // PREFIX the fold starts, and the windows passed are read again, farthest
+  // first (refold), or folded from what was kept, before the look-back ends.
   void left_window(int t, int j, int m) {
     find_stop(m);
     const std::string passed = "lb_pass_" + str(t) + "_" + str(j);
+    const int depth = (t - 1 - j) / inst_.window;  // windows passed before this one
     w_.line("if");
-    w_.line(":: stop == 255 -> goto " + passed + ";");
+    if (depth < held_windows()) {
+      w_.line(":: stop == 255 ->");
+      w_.in();
+      split_values(t, j, m);
+      std::vector<std::string> keep;
+      for (int k = 0; k < m; ++k)
+        keep.push_back(held_name(depth) + "[" + str(k) + "] = liv[" + str(k) + "]");
+      local(keep);
+      w_.line("goto " + passed + ";");
+      w_.out();
+    } else {
+      w_.line(":: stop == 255 -> goto " + passed + ";");
+    }
     w_.line(":: else -> skip;");
     w_.line("fi;");
     split_values(t, j, m);
     local({"acc = IV_EMPTY", fold_lanes("acc", m)});
-    for (int nearer = j + inst_.window; nearer <= t - 1; nearer += inst_.window)
-      refold(t, nearer);
+    for (int nearer = j + inst_.window; nearer <= t - 1; nearer += inst_.window) {
+      const int d = (t - 1 - nearer) / inst_.window;
+      if (d >= held_windows()) {
+        refold(t, nearer);
+        continue;
+      }
+      // Folded from the values kept, then cleared: one end state per order.
+      w_.line("/* second pass: tiles " + str(nearer) + " down to " +
+              str(nearer - inst_.window + 1) + ", from the values kept */");
+      std::vector<std::string> body;
+      for (int k = inst_.window - 1; k >= 0; --k) {
+        const std::string v = held_name(d) + "[" + str(k) + "]";
+        body.push_back("acc = " + combine("acc", v));
+        body.push_back(v + " = 0");
+      }
+      local(body);
+    }
     w_.line("goto lb_done_" + str(t) + ";");
     w_.line(passed + ":");
     w_.line("skip;");
   }
+
+  // Fold::LeftFold: the passed windows whose values the look-back keeps.
+  int held_windows() const {
+    return left_fold() && p_.flaw != Flaw::FoldWithoutSecondPass ? p_.held_windows : 0;
+  }
+  static std::string held_name(int d) { return "lheld" + str(d); }
 
   // The second pass over window j, which is whole (WindowLookback::refold):
   // each lane reads its descriptor once (INVALID there, after its first pass

@@ -128,6 +128,7 @@ void write_header(std::ostream& os, const PromelaSpec& spec) {
      << ", values " << to_string(p.value_order) << ", fallback " << (p.fallback ? "yes" : "no")
      << " (spin bound " << p.spin_bound << "), reset " << to_string(p.reset) << " (" << p.epoch_bits
      << " epoch bits), in place " << (p.in_place ? "yes" : "no") << ", fold " << to_string(p.fold)
+     << (p.fold == Fold::LeftFold ? " (" + std::to_string(p.held_windows) + " windows held)" : "")
      << ", flaw " << to_string(p.flaw) << "\n *\n"
      << " * SPIN explores interleavings, i.e. sequential consistency: the memory orders and\n"
      << " * fences above are recorded but have no effect here, and weak-memory behaviour\n"
@@ -350,8 +351,7 @@ void write_init(Writer& w, const PromelaSpec& spec, const Geometry& g) {
 PromelaSpec promela_spec(const NamedVariant& v, const Settings& s) {
   PromelaSpec spec;
   spec.name = v.name;
-  spec.protocol = v.protocol;
-  if (s.tile_id) spec.protocol.tile_id = *s.tile_id;
+  spec.protocol = overridden_protocol(v, s);
   Instance& i = spec.instance;
   i.layout =
       s.layout.value_or(v.protocol.layout == Layout::BySize ? Layout::Packed : v.protocol.layout);

@@ -274,13 +274,16 @@ class BlockProgram {
   // still INVALID the whole window is read again (a spin bound of 1 falls
   // back on the next with the words it has); then the values of the lanes
   // from the closest PREFIX on (all of them without one) are read.
-  // Fold::LeftFold reads no values in a window without a PREFIX: it folds
-  // from the closest PREFIX and then refolds the nearer windows.
+  // Fold::LeftFold reads no values in a window without a PREFIX, but for
+  // the first p.held_windows such windows, whose values it keeps: it folds
+  // from the closest PREFIX, then refolds the farther passed windows and
+  // folds the held ones.
   Interval lookback(Ctx& c, int tile, std::uint32_t epoch) const {
     const int window = inst_.window;
     Interval acc = Interval::empty();
     std::vector<Lane> lanes;
-    std::vector<int> passed;  // Fold::LeftFold: windows without a PREFIX, nearest first
+    std::vector<int> passed;              // Fold::LeftFold: windows without a PREFIX, nearest first
+    std::vector<std::vector<Lane>> held;  // the lanes of the first p_.held_windows of them
     for (int j = tile - 1; !c.suspended(); j -= window) {
       if (j < 0) {
         // The look-back passed tile 0 without meeting a PREFIX (only a
@@ -307,7 +310,13 @@ class BlockProgram {
 
       const int stop = stop_lane(lanes);
       if (p_.fold == Fold::LeftFold && stop < 0 && p_.flaw != Flaw::FoldWithoutSecondPass) {
-        passed.push_back(j);  // folded in the second pass, values and all
+        passed.push_back(j);  // folded in the second pass
+        if (static_cast<int>(held.size()) < p_.held_windows) {
+          // Every lane read AGGREGATE (a window that reaches tile 0 holds a
+          // PREFIX): values that never change, read now and kept.
+          read_values(c, tile, lanes, last_lane(lanes));
+          held.push_back(lanes);
+        }
         continue;
       }
       const int lowest = stop >= 0 ? stop : last_lane(lanes);
@@ -316,8 +325,9 @@ class BlockProgram {
         // Here the window has a PREFIX: the fold starts at it, then the
         // windows passed are refolded.
         acc = combine_lanes(lanes, lowest);
-        for (auto nearer = passed.rbegin(); nearer != passed.rend() && !c.suspended(); ++nearer)
-          acc = refold(c, tile, *nearer, epoch, acc);
+        for (std::size_t d = passed.size(); d-- > 0 && !c.suspended();)
+          acc = d < held.size() ? combine_lanes(held[d], last_lane(held[d]), acc)
+                                : refold(c, tile, passed[d], epoch, acc);
         return acc;
       }
       // value(lowest tile) (+) ... (+) value(j), in front of what the nearer

@@ -83,10 +83,21 @@ std::string run_label(const NamedVariant& v, const Protocol& p, const Instance& 
 
 }  // namespace
 
-std::vector<InstanceRun> plan_variant(const NamedVariant& v, const Settings& s,
-                                      bool wrap_launch_where_it_fits) {
+Protocol overridden_protocol(const NamedVariant& v, const Settings& s) {
   Protocol p = v.protocol;
   if (s.tile_id) p.tile_id = *s.tile_id;
+  if (s.held_windows) {
+    if (p.fold != Fold::LeftFold)
+      throw std::invalid_argument(
+          "--held-windows applies to left-fold (deterministic) variants only");
+    p.held_windows = *s.held_windows;
+  }
+  return p;
+}
+
+std::vector<InstanceRun> plan_variant(const NamedVariant& v, const Settings& s,
+                                      bool wrap_launch_where_it_fits) {
+  const Protocol p = overridden_protocol(v, s);
 
   std::vector<Layout> layouts;
   if (s.layout)

@@ -228,6 +228,36 @@ TEST(Cli, WrapLaunchAppliesToTheTwoLaunchEpochRuns) {
   }
 }
 
+// --held-windows overrides how many passed windows a left fold keeps for
+// its second pass (the run says so); a tree look-back and --all refuse it.
+TEST(Cli, HeldWindowsOverridesTheLeftFoldsSecondPass) {
+  const CliRun r = cli({"--variant", "warp-lookback-deterministic", "--tiles", "4", "--window", "1",
+                        "--layout", "packed", "--launches", "1", "--held-windows", "1"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("1 windows held"), std::string::npos) << r.out;
+  const CliRun catalogue = cli({"--variant", "warp-lookback-deterministic", "--tiles", "4",
+                                "--window", "1", "--layout", "packed", "--launches", "1"});
+  EXPECT_EQ(catalogue.code, 0) << catalogue.err;
+  EXPECT_NE(catalogue.out.find("4 windows held"), std::string::npos) << catalogue.out;
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"--variant", "warp-lookback", "--held-windows", "1"},
+           {"--variant", "warp-lookback", "--emit-promela", "x.pml", "--held-windows", "1"}}) {
+    const CliRun refused = cli(args);
+    EXPECT_EQ(refused.code, 2) << args.size();
+    EXPECT_NE(refused.err.find("--held-windows applies to left-fold (deterministic) variants"),
+              std::string::npos)
+        << refused.err;
+    EXPECT_TRUE(refused.out.empty()) << refused.out;
+  }
+  const CliRun all = cli({"--all", "--held-windows", "1"});
+  EXPECT_EQ(all.code, 2);
+  EXPECT_NE(all.err.find("--held-windows does not apply to --all"), std::string::npos) << all.err;
+  const CliRun range = cli({"--variant", "warp-lookback-deterministic", "--held-windows", "9"});
+  EXPECT_EQ(range.code, 2);
+  EXPECT_NE(range.err.find("--held-windows: expected an integer in 0..8"), std::string::npos)
+      << range.err;
+}
+
 // With --all, --wrap-launch applies to the runs where it picks between two
 // (the catalogue's other entries run as without it); it must fit one.
 TEST(Cli, AllTakesWrapLaunchWhereItFits) {

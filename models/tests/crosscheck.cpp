@@ -34,6 +34,7 @@ Settings settings_for(const PromelaSpec& spec) {
   s.model = MemoryModel::Sc;
   s.progress = spec.progress;
   s.tile_id = spec.protocol.tile_id;
+  if (spec.protocol.fold == protocol::Fold::LeftFold) s.held_windows = spec.protocol.held_windows;
   return s;
 }
 
@@ -44,9 +45,8 @@ CheckerVerdict check(const NamedVariant& v, const PromelaSpec& spec) {
     out.violated.insert(p);
   out.complete = r.complete() && r.runs.size() == 1;
 
-  Protocol p = v.protocol;
-  p.tile_id = spec.protocol.tile_id;
-  const System sys = build_protocol_system(p, spec.instance);
+  const System sys =
+      build_protocol_system(overridden_protocol(v, settings_for(spec)), spec.instance);
   ExploreOptions opt;
   opt.model = MemoryModel::Sc;
   opt.progress = spec.progress;

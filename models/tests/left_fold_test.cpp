@@ -40,15 +40,14 @@ TEST(LeftFoldCatalogue, EveryKernelHasADeterministicEntryThatIsItsLeftFold) {
     const auto det = find_variant(std::string(name) + "-deterministic");
     ASSERT_TRUE(base && det) << name;
     EXPECT_EQ(base->protocol.fold, Fold::Tree) << name;
-    EXPECT_EQ(det->protocol, left_fold(base->protocol)) << name;
+    EXPECT_EQ(det->protocol, left_fold(base->protocol, detail::kDeterministicHeldWindows)) << name;
     EXPECT_EQ(det->kind, Kind::Production) << name;
     EXPECT_EQ(det->claims, base->claims) << name;
   }
 }
 
-ExploreResult check(const char* name, int tiles, int window, Layout layout = Layout::Packed,
+ExploreResult check(const NamedVariant& v, int tiles, int window, Layout layout = Layout::Packed,
                     int blocks = 0, int launches = 1, int wrap_launch = 0) {
-  const NamedVariant v = *find_variant(name);
   Instance inst;
   inst.tiles = tiles;
   inst.window = window;
@@ -60,6 +59,16 @@ ExploreResult check(const char* name, int tiles, int window, Layout layout = Lay
   o.progress = v.claims;
   o.check_wait_free = v.claims == Progress::Unfair;
   return explore(build_protocol_system(v.protocol, inst), o);
+}
+ExploreResult check(const char* name, int tiles, int window, Layout layout = Layout::Packed,
+                    int blocks = 0, int launches = 1, int wrap_launch = 0) {
+  return check(*find_variant(name), tiles, window, layout, blocks, launches, wrap_launch);
+}
+// Variant `name` keeping `held` passed windows (Protocol::held_windows).
+NamedVariant holding(const char* name, int held) {
+  NamedVariant v = *find_variant(name);
+  v.protocol.held_windows = held;
+  return v;
 }
 
 // The flawed fold differs from the left fold only where a look-back passes
@@ -104,12 +113,50 @@ TEST(LeftFold, RefoldsOverTheStorageOfAnEarlierLaunch) {
 }
 
 // The second pass is real work the tree look-back does not do: more
-// executions of the same instance (its reads are further events).
+// executions of the same instance (its reads are further events), unless
+// it holds the windows it passed.
 TEST(LeftFold, TheSecondPassReadsAgain) {
   const ExploreResult tree = check("warp-lookback", 5, 1);
-  const ExploreResult left = check("warp-lookback-deterministic", 5, 1);
+  const ExploreResult left = check(holding("warp-lookback-deterministic", 0), 5, 1);
   ASSERT_TRUE(tree.passed() && left.passed());
   EXPECT_GT(left.executions, tree.executions);
+}
+
+// Held windows (Protocol::held_windows): at 5 tiles with windows of one,
+// tile 4 passes up to three windows. Holding 0 to 3 of them, every
+// deterministic variant's prefixes stay left folds in both layouts, and
+// each further window held takes re-reads (events) out of the look-backs
+// that pass that many: fewer executions, until no look-back passes more
+// windows than are held.
+TEST(LeftFold, HeldWindowsKeepTheFoldAndTakeOutReads) {
+  for (const Layout layout : {Layout::Packed, Layout::Split}) {
+    const char* l = to_string(layout);
+    unsigned long long previous = 0;
+    for (int held = 0; held <= 4; ++held) {
+      const ExploreResult r = check(holding("warp-lookback-deterministic", held), 5, 1, layout);
+      ASSERT_TRUE(r.passed()) << l << ", " << held << " held";
+      if (held == 4) {
+        EXPECT_EQ(r.executions, previous) << l << ": no look-back passes four windows";
+      } else if (held > 0) {
+        EXPECT_LT(r.executions, previous) << l << ", " << held << " held";
+      }
+      previous = r.executions;
+    }
+    for (const char* name :
+         {"pipelined-deterministic", "fallback-deterministic", "fallback-inplace-deterministic"})
+      for (int held = 0; held <= 2; ++held)
+        EXPECT_TRUE(check(holding(name, held), 4, 1, layout, 2).passed())
+            << name << ", " << l << ", " << held << " held";
+  }
+}
+
+// The flawed fold has no second pass, so it holds nothing: the field
+// changes none of its executions.
+TEST(LeftFold, TheMutantHoldsNothing) {
+  const ExploreResult none = check(holding("fold-without-second-pass", 0), 4, 1);
+  const ExploreResult two = check(holding("fold-without-second-pass", 2), 4, 1);
+  EXPECT_EQ(none.executions, two.executions);
+  EXPECT_TRUE(two.violations.count(Property::LeftFold));
 }
 
 }  // namespace

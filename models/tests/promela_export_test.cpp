@@ -121,21 +121,34 @@ TEST(PromelaExport, RejectsWhatTheExplorerRejects) {
 }
 
 // The left fold (deterministic variants): a second pass after the window
-// with the PREFIX, folds that track bracketing, and the left-fold check;
-// none of it in a tree variant's model.
+// with the PREFIX, from the values the first pass kept of the windows it
+// passed (Protocol::held_windows) or reading them again, folds that track
+// bracketing, and the left-fold check; none of it in a tree variant's model.
 TEST(PromelaExport, LeftFoldVariantsRefoldTheWindowsTheyPassed) {
   Settings four;
   four.tiles = 4;
-  const std::string det = model_of("warp-lookback-deterministic", four);
-  EXPECT_TRUE(has(det, "/* second pass: tiles 2 down to 1 */"));
+  const std::string det = model_of("warp-lookback-deterministic", four);  // 4 held
+  EXPECT_TRUE(has(det, "fold left-fold (4 windows held)"));
+  EXPECT_TRUE(has(det, "/* second pass: tiles 2 down to 1, from the values kept */"));
+  EXPECT_TRUE(has(det, "lheld0[1] = liv[1]"));
+  EXPECT_TRUE(has(det, "acc = IV_FOLD(acc, lheld0[0])"));
+  EXPECT_FALSE(has(det, "/* second pass: tiles 2 down to 1 */"));
   EXPECT_TRUE(has(det, "goto lb_pass_3_2;"));
   EXPECT_TRUE(has(det, "IV_FOLD(acc, liv[0])"));
   EXPECT_TRUE(has(det, "violated left-fold"));
   EXPECT_FALSE(has(det, "IV_JOIN(wsum"));
+  Settings reread = four;
+  reread.held_windows = 0;
+  const std::string again = model_of("warp-lookback-deterministic", reread);
+  EXPECT_TRUE(has(again, "/* second pass: tiles 2 down to 1 */"));
+  EXPECT_FALSE(has(again, "lheld"));
   const std::string tree = model_of("warp-lookback", four);
   EXPECT_FALSE(has(tree, "second pass"));
   EXPECT_FALSE(has(tree, "IV_FOLD"));
   EXPECT_FALSE(has(tree, "left-fold"));
+  EXPECT_FALSE(has(tree, "lheld"));
+  reread.held_windows = 1;
+  EXPECT_THROW(model_of("warp-lookback", reread), std::invalid_argument);
   // The mutant folds each window in front of the nearer ones, with no
   // second pass.
   const std::string flawed = model_of("fold-without-second-pass", four);

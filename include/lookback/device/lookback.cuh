@@ -25,11 +25,14 @@
 // it met. Windows further back than the first are passed over without their
 // values and folded in a second pass, left to right, re-reading the nearer
 // windows (whose descriptors can only have moved up to PREFIX, whose value is
-// again a canonical fold). This costs a serial fold instead of a tree. The
-// model checks the bracketing (Property::LeftFold).
+// again a canonical fold), except the P.held_windows nearest, whose
+// aggregates the first pass kept (an aggregate never changes).
+// This costs a serial fold instead of a tree. The model checks the
+// bracketing (Property::LeftFold).
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include <cub/util_ptx.cuh>
 
@@ -51,6 +54,7 @@ class WindowLookback {
   // nearer windows' fold, with no second pass.
   static constexpr bool kFoldInFront = P.flaw == protocol::Flaw::FoldWithoutSecondPass;
   static constexpr int kWindow = P.window;
+  static constexpr int kHeld = kLeftFold && !kFoldInFront ? P.held_windows : 0;
   static_assert(kWindow >= 1 && kWindow <= 32, "a look-back window is read by one warp");
   static constexpr unsigned kFull = 0xffffffffu;
 
@@ -95,18 +99,31 @@ class WindowLookback {
       }
       const int lo = stop ? 31 - __clz(stop) : 0;
       T v{};
-      if ((!kLeftFold || kFoldInFront || stop) && active && lane_ >= lo) v = lane_value(j, me);
+      if ((!kLeftFold || kFoldInFront || stop || depth < kHeld) && active && lane_ >= lo)
+        v = lane_value(j, me);
       if constexpr (kLeftFold && !kFoldInFront) {
         if (stop) {
           T folded = fold(v, lo);
           ok = true;
-          for (int d = 0; d < depth && ok; ++d) {
+          // Farthest first: the windows passed beyond the held ones are
+          // read again, then the held ones folded from their slots.
+          for (int d = depth; d > kHeld && ok; --d) {
             base += kWindow;
             ok = refold(base, folded);
+          }
+          if constexpr (kHeld > 0) {
+            __syncwarp(kFull);  // each lane stored its own slots
+            for (int k = (depth < kHeld ? depth : kHeld) - 1; k >= 0; --k)
+              for (int m = 0; m < kWindow; ++m)
+                folded = op_(folded, held_slots()[k * 32 + m]);
+            __syncwarp(kFull);  // read before the warp's next look-back stores
           }
           exclusive = folded;
           break;
         }
+        // A passed window: every active lane read AGGREGATE (no padding
+        // lanes: a window that reaches tile 0 holds its PREFIX).
+        if (depth < kHeld) held_slots()[depth * 32 + lane_] = v;
         ++depth;
       } else {
         const T window = kLeftFold ? fold(v, lo) : tree(v, lo);
@@ -252,7 +269,10 @@ class WindowLookback {
     return cub::ShuffleIndex<32>(v, from, kFull);
   }
 
-  // Left fold of the lanes [from, kWindow - 1] of v, one by one.
+  // Left fold of the lanes [from, kWindow - 1] of v, one by one. (Unrolled
+  // over all 32 lanes, with the ops predicated, it made pipelined's and the
+  // fallback's deterministic scans 8-15% slower at 2^21-2^24 on an H200 and
+  // coarsened's 1-3% faster: bench/results/h200/held-windows/.)
   __device__ T fold(const T& v, int from) const {
     T a = cub::ShuffleIndex<32>(v, from, kFull);
     for (int m = from + 1; m < kWindow; ++m)
@@ -284,13 +304,26 @@ class WindowLookback {
     const int lo = stop ? 31 - __clz(stop) : 0;
     T v{};
     if (active && lane_ >= lo) v = desc_.value(static_cast<std::uint32_t>(j), w);
-    if (stop) {
-      a = fold(v, lo);
-    } else {
-      for (int m = 0; m < kWindow; ++m)
-        a = op_(a, cub::ShuffleIndex<32>(v, m, kFull));
-    }
+    a = stop ? fold(v, lo) : fold_onto(a, v);
     return true;
+  }
+
+  // a op v(lane 0) op ... op v(lane kWindow - 1), one by one.
+  __device__ T fold_onto(T a, const T& v) const {
+#pragma unroll
+    for (int m = 0; m < kWindow; ++m)
+      a = op_(a, cub::ShuffleIndex<32>(v, m, kFull));
+    return a;
+  }
+
+  // The lane values of the kHeld nearest passed windows ([window][lane]),
+  // in shared memory: registers would be taken from every thread of the
+  // block, and ptxas spilled coarsened f64's (72 bytes with 4 windows in
+  // registers, 9.8% slower at 2^28 on an H200). Warp 0 alone looks back.
+  __device__ static T* held_slots() {
+    static_assert(std::is_trivially_copyable_v<T>, "held values are copied as bytes");
+    __shared__ alignas(alignof(T)) unsigned char raw[(kHeld > 0 ? kHeld : 1) * 32 * sizeof(T)];
+    return reinterpret_cast<T*>(raw);
   }
 
   __device__ void flush_stats() {

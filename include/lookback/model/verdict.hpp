@@ -24,6 +24,8 @@ struct Settings {
   std::optional<MemoryModel> model;
   std::optional<protocol::Progress> progress;
   std::optional<protocol::TileIdSource> tile_id;
+  // Protocol::held_windows of a left-fold variant (--held-windows).
+  std::optional<int> held_windows;
   bool stop_at_first = false;
   std::uint64_t max_graphs = 0;
   int jobs = 1;  // ExploreOptions::jobs
@@ -91,6 +93,11 @@ inline constexpr int kDefaultPersistentFallbackTiles = 5;
 
 int default_tiles(const protocol::Protocol& p, protocol::Kind kind, protocol::Layout layout,
                   int launches);
+
+// v's protocol with the fields `s` overrides (tile_id, held_windows); an
+// override that does not apply (held windows of a tree look-back) is
+// std::invalid_argument.
+protocol::Protocol overridden_protocol(const protocol::NamedVariant& v, const Settings& s);
 
 // The runs check_variant explores for `v` under `s`, each instance's system
 // built but not explored. Every instance is checked here, so a flag that does

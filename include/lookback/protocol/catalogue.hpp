@@ -61,6 +61,18 @@ inline constexpr Protocol kFallbackInPlace = [] {
   p.in_place = true;
   return p;
 }();
+// Deterministic mode: the left fold, holding the values of the 4 nearest
+// windows a look-back passes. Re-reading every passed window (0 held) made
+// pipelined f32 12% and f64 50% slower than the default at 2^28 on an H200
+// (pipelined's look-backs often start before their predecessors publish a
+// PREFIX and pass several windows, each re-read an L2 round trip on the
+// chain of PREFIXes), coarsened f32 13% at 2^22-2^23. With 4 held, in shared
+// memory: coarsened f32 within 3% of the default at every size, pipelined
+// f32 within 1-8% (bench/results/h200/held-windows/).
+inline constexpr int kDeterministicHeldWindows = 4;
+constexpr Protocol deterministic(const Protocol& p) {
+  return left_fold(p, kDeterministicHeldWindows);
+}
 
 template <class F>
 constexpr Protocol with(Protocol p, F&& change) {
@@ -96,22 +108,25 @@ inline constexpr std::array kCatalogue{
     // Deterministic mode (Fold::LeftFold) of each production kernel: the
     // same protocol, folding left (lookback::Deterministic<C> compiles
     // these; production() below checks that each is its base variant's
-    // left_fold).
-    NamedVariant{"warp-lookback-deterministic", Kind::Production, left_fold(detail::kWarpLookback),
-                 Progress::Obe, Property::None, 1,
+    // detail::deterministic()).
+    NamedVariant{"warp-lookback-deterministic", Kind::Production,
+                 detail::deterministic(detail::kWarpLookback), Progress::Obe, Property::None, 1,
                  "warp-lookback whose prefixes are the left fold of the aggregates, bit for "
-                 "bit: folds from the closest PREFIX, farther windows in a second pass"},
-    NamedVariant{"coarsened-deterministic", Kind::Production, left_fold(detail::kWarpLookback),
-                 Progress::Obe, Property::None, 1, "coarsened, folding left (deterministic)"},
-    NamedVariant{"pipelined-deterministic", Kind::Production, left_fold(detail::kPipelined),
-                 Progress::Obe, Property::None, 1, "pipelined, folding left (deterministic)"},
-    NamedVariant{"fallback-deterministic", Kind::Production, left_fold(detail::kFallback),
-                 Progress::Unfair, Property::None, 1,
+                 "bit: folds from the closest PREFIX, the windows passed in a second pass (the "
+                 "nearest 4 from the values read, farther ones read again)"},
+    NamedVariant{"coarsened-deterministic", Kind::Production,
+                 detail::deterministic(detail::kWarpLookback), Progress::Obe, Property::None, 1,
+                 "coarsened, folding left (deterministic)"},
+    NamedVariant{"pipelined-deterministic", Kind::Production,
+                 detail::deterministic(detail::kPipelined), Progress::Obe, Property::None, 1,
+                 "pipelined, folding left (deterministic)"},
+    NamedVariant{"fallback-deterministic", Kind::Production,
+                 detail::deterministic(detail::kFallback), Progress::Unfair, Property::None, 1,
                  "fallback, folding left (deterministic; a fallback's reduction has the "
                  "owner's bits)"},
     NamedVariant{"fallback-inplace-deterministic", Kind::Production,
-                 left_fold(detail::kFallbackInPlace), Progress::Unfair, Property::None, 1,
-                 "fallback-inplace, folding left (deterministic)"},
+                 detail::deterministic(detail::kFallbackInPlace), Progress::Unfair, Property::None,
+                 1, "fallback-inplace, folding left (deterministic)"},
     NamedVariant{"fenced-lookback", Kind::Production,
                  detail::with(detail::kWarpLookback,
                               [](Protocol& p) {
@@ -231,7 +246,7 @@ inline constexpr std::array kCatalogue{
         "counter: the launch word is reset while a block still draws, which takes tile 0 "
         "again (two blocks write one output tile)"},
     NamedVariant{"fold-without-second-pass", Kind::Mutant,
-                 detail::with(left_fold(detail::kWarpLookback),
+                 detail::with(detail::deterministic(detail::kWarpLookback),
                               [](Protocol& p) { p.flaw = Flaw::FoldWithoutSecondPass; }),
                  Progress::Obe, Property::LeftFold, 1,
                  "deterministic look-back that folds each window left but puts it in front "
@@ -251,8 +266,8 @@ constexpr std::optional<NamedVariant> find_variant(std::string_view name) {
 }
 
 // The production variant a kernel named `name` is generated from; with
-// `deterministic`, the entry named `name`-deterministic, which must be the
-// left_fold of `name`'s (so every kernel's protocol has a verdict row).
+// `deterministic`, the entry named `name`-deterministic, which must be
+// detail::deterministic of `name`'s (so every kernel's protocol has a verdict row).
 consteval Protocol production(std::string_view name, bool deterministic = false) {
   constexpr std::string_view kSuffix = "-deterministic";
   for (const auto& v : kCatalogue) {
@@ -261,7 +276,8 @@ consteval Protocol production(std::string_view name, bool deterministic = false)
     if (!deterministic && n == name) return v.protocol;
     if (deterministic && n.size() == name.size() + kSuffix.size() && n.starts_with(name) &&
         n.ends_with(kSuffix)) {
-      if (v.protocol != left_fold(production(name))) throw "not the base variant's left_fold";
+      if (v.protocol != detail::deterministic(production(name)))
+        throw "not the base variant's deterministic()";
       return v.protocol;
     }
   }

@@ -80,7 +80,9 @@ enum class Reset : std::uint8_t { None, HostMemset, Epoch };
 //             farther back than the first are passed over without their
 //             values and folded in a second pass that reads the nearer
 //             windows again, from the far end (whose descriptors can only
-//             have moved up; one that became a PREFIX restarts the fold).
+//             have moved up; one that became a PREFIX restarts the fold),
+//             but for the nearest Protocol::held_windows, whose values the
+//             first pass kept.
 enum class Fold : std::uint8_t { Tree, LeftFold };
 
 // Forward-progress models (Sorensen et al., OOPSLA 2021). A variant states
@@ -193,6 +195,13 @@ struct Protocol {
 
   // How the look-back combines values (deterministic mode is LeftFold).
   Fold fold = Fold::Tree;
+  // Fold::LeftFold: how many of the windows a look-back passes (the nearest
+  // ones, all of whose descriptors it read AGGREGATE) it keeps the values of,
+  // so that its second pass folds them from registers instead of reading
+  // them again. An aggregate never changes, so the bits are the same; what
+  // is lost is only the chance to restart at a PREFIX published since.
+  // Farther passed windows are read again (0: every one).
+  int held_windows = 0;
 
   Flaw flaw = Flaw::None;
 
@@ -334,9 +343,11 @@ LOOKBACK_HD constexpr long long last_finisher(const Protocol& p, long long tiles
                                               long long blocks) {
   return (persistent(p) && p.flaw != Flaw::CountTilesNotBlocks ? blocks : tiles) - 1;
 }
-// The variant's deterministic counterpart: the same protocol, folding left.
-LOOKBACK_HD constexpr Protocol left_fold(Protocol p) {
+// The variant's deterministic counterpart: the same protocol, folding left,
+// keeping `held_windows` passed windows for the second pass.
+LOOKBACK_HD constexpr Protocol left_fold(Protocol p, int held_windows) {
   p.fold = Fold::LeftFold;
+  p.held_windows = held_windows;
   return p;
 }
 // Number of separate value words per descriptor in the split layout.
