@@ -109,7 +109,7 @@ struct OrdersChange {
 };
 template <class Base, bool kRelaxedPublish, lookback::protocol::Order kLookbackOrder>
 using ExptOrders = ExptProtocol<Base, OrdersChange<kRelaxedPublish, kLookbackOrder>>;
-// Another number of passed windows a left fold keeps in registers
+// Another number of passed windows a left fold keeps for its second pass
 // (Protocol::held_windows).
 template <int kHeld>
 struct HeldWindowsChange {

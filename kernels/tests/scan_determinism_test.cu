@@ -74,18 +74,18 @@ LOOKBACK_DETERMINISM_TESTS(Fallback, lookback::Fallback)
 
 namespace {
 
-// Base's protocol reading every passed window again in its second pass
-// (Protocol::held_windows = 0): not a catalogue entry, only what the
-// held windows are compared with.
-template <class Base>
-struct ReadingAgain : Base {
-  static constexpr lookback::protocol::Protocol reading_again(lookback::protocol::Protocol p) {
-    p.held_windows = 0;
+// Base's protocol holding kHeld passed windows (Protocol::held_windows) and
+// reading farther ones again in its second pass: not a catalogue entry, only
+// what the catalogue's 4 are compared with.
+template <class Base, int kHeld>
+struct Holding : Base {
+  static constexpr lookback::protocol::Protocol holding(lookback::protocol::Protocol p) {
+    p.held_windows = kHeld;
     return p;
   }
-  static constexpr lookback::protocol::Protocol protocol = reading_again(Base::protocol);
+  static constexpr lookback::protocol::Protocol protocol = holding(Base::protocol);
   static constexpr lookback::protocol::Protocol protocol_in_place =
-      reading_again(Base::protocol_in_place);
+      holding(Base::protocol_in_place);
 };
 
 // `Cfg`'s inclusive sum of `in` under `options` into `out`; its look-back
@@ -111,13 +111,15 @@ void deterministic_sum(const std::vector<float>& in, const lookback::Options& op
 
 // The windows a look-back passed and held (the catalogue's 4) are folded
 // from the values its first pass read; a look-back holding none reads them
-// again. Both fold the same aggregates left to right: the same bits, with
-// stalls that make look-backs pass windows and without.
+// again, one holding 1 does both where it passes two or more. All fold the
+// same aggregates left to right: the same bits, with stalls that make
+// look-backs pass windows and without.
 TEST(ScanDeterministic, HeldWindowsGiveTheBitsOfReadingAgain) {
   LOOKBACK_REQUIRE_GPU();
   using Held = lookback::Instrumented<lookback::Deterministic<lookback::Pipelined>>;
-  using Again = ReadingAgain<Held>;
-  static_assert(Held::protocol.held_windows > 0 && Again::protocol.held_windows == 0);
+  using Again = Holding<Held, 0>;
+  using One = Holding<Held, 1>;
+  static_assert(Held::protocol.held_windows == 4);
   const std::vector<float> in = lt::make_real_input<float>((1 << 22) + 77, 11);
   const auto tiles = static_cast<unsigned long long>(
       (in.size() + lookback::detail::tile_items<Held, float>() - 1) /
@@ -125,16 +127,22 @@ TEST(ScanDeterministic, HeldWindowsGiveTheBitsOfReadingAgain) {
   lookback::Options stall;
   stall.perturb.stall_ns = 20000;
   stall.perturb.stall_every = 3;
-  lookback::LookbackStats held_stats{}, again_stats{}, calm_stats{};
-  std::vector<float> held, again, calm;
+  lookback::LookbackStats held_stats{}, again_stats{}, one_stats{}, calm_stats{};
+  std::vector<float> held, again, one, calm;
   ASSERT_NO_FATAL_FAILURE(deterministic_sum<Held>(in, stall, held_stats, held));
   ASSERT_NO_FATAL_FAILURE(deterministic_sum<Again>(in, stall, again_stats, again));
+  ASSERT_NO_FATAL_FAILURE(deterministic_sum<One>(in, stall, one_stats, one));
   ASSERT_NO_FATAL_FAILURE(deterministic_sum<Held>(in, lookback::Options{}, calm_stats, calm));
-  // More windows read than tiles that look back: some look-backs passed one.
+  // More windows read than tiles that look back: some look-backs passed one,
+  // which the one that holds none read again, and the one that holds one
+  // read again where it passed two or more (a fold of held and re-read
+  // windows).
   EXPECT_GT(held_stats.windows, tiles) << "no look-back passed a window";
-  EXPECT_GT(again_stats.windows, tiles) << "no look-back passed a window";
+  EXPECT_GT(again_stats.reread_windows, 0u) << "no window read again";
+  EXPECT_GT(one_stats.reread_windows, 0u) << "no look-back passed two windows";
   const std::int64_t tile = lookback::detail::tile_items<Held, float>();
-  EXPECT_TRUE(lt::equal_exactly(held, again, tile)) << "held against read again";
+  EXPECT_TRUE(lt::equal_exactly(held, again, tile)) << "4 held against none";
+  EXPECT_TRUE(lt::equal_exactly(held, one, tile)) << "4 held against 1";
   EXPECT_TRUE(lt::equal_exactly(held, calm, tile)) << "stalled against calm";
 }
 

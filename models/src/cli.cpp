@@ -322,8 +322,9 @@ std::string instance_text(const InstanceRun& r) {
   if (r.instance.resident) os << ", resident " << r.instance.resident;
   if (protocol::persistent(r.protocol))
     os << ", " << blocks_for(r.protocol, r.instance) << " persistent blocks";
-  if (r.protocol.fold == protocol::Fold::LeftFold)
-    os << ", " << r.protocol.held_windows << " windows held";
+  if (protocol::has_second_pass(r.protocol))
+    os << ", " << r.protocol.held_windows << " held window"
+       << (r.protocol.held_windows == 1 ? "" : "s");
   return os.str();
 }
 

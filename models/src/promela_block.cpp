@@ -603,7 +603,7 @@ class BlockWriter {
         w_.line(resolved + ":");
         w_.line("skip;");
       }
-      if (left_fold() && p_.flaw != Flaw::FoldWithoutSecondPass)
+      if (has_second_pass(p_))
         left_window(t, j, m);
       else
         window_sum(t, j, m);
@@ -831,9 +831,7 @@ class BlockWriter {
   }
 
   // Fold::LeftFold: the passed windows whose values the look-back keeps.
-  int held_windows() const {
-    return left_fold() && p_.flaw != Flaw::FoldWithoutSecondPass ? p_.held_windows : 0;
-  }
+  int held_windows() const { return protocol::held_windows(p_); }
   static std::string held_name(int d) { return "lheld" + str(d); }
 
   // The second pass over window j, which is whole (WindowLookback::refold):

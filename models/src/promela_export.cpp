@@ -128,7 +128,7 @@ void write_header(std::ostream& os, const PromelaSpec& spec) {
      << ", values " << to_string(p.value_order) << ", fallback " << (p.fallback ? "yes" : "no")
      << " (spin bound " << p.spin_bound << "), reset " << to_string(p.reset) << " (" << p.epoch_bits
      << " epoch bits), in place " << (p.in_place ? "yes" : "no") << ", fold " << to_string(p.fold)
-     << (p.fold == Fold::LeftFold ? " (" + std::to_string(p.held_windows) + " windows held)" : "")
+     << (has_second_pass(p) ? " (" + std::to_string(p.held_windows) + " held windows)" : "")
      << ", flaw " << to_string(p.flaw) << "\n *\n"
      << " * SPIN explores interleavings, i.e. sequential consistency: the memory orders and\n"
      << " * fences above are recorded but have no effect here, and weak-memory behaviour\n"

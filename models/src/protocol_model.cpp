@@ -309,9 +309,9 @@ class BlockProgram {
       if (c.suspended()) break;
 
       const int stop = stop_lane(lanes);
-      if (p_.fold == Fold::LeftFold && stop < 0 && p_.flaw != Flaw::FoldWithoutSecondPass) {
+      if (has_second_pass(p_) && stop < 0) {
         passed.push_back(j);  // folded in the second pass
-        if (static_cast<int>(held.size()) < p_.held_windows) {
+        if (static_cast<int>(held.size()) < held_windows(p_)) {
           // Every lane read AGGREGATE (a window that reaches tile 0 holds a
           // PREFIX): values that never change, read now and kept.
           read_values(c, tile, lanes, last_lane(lanes));
@@ -321,7 +321,7 @@ class BlockProgram {
       }
       const int lowest = stop >= 0 ? stop : last_lane(lanes);
       read_values(c, tile, lanes, lowest);
-      if (p_.fold == Fold::LeftFold && p_.flaw != Flaw::FoldWithoutSecondPass) {
+      if (has_second_pass(p_)) {
         // Here the window has a PREFIX: the fold starts at it, then the
         // windows passed are refolded.
         acc = combine_lanes(lanes, lowest);
@@ -539,6 +539,7 @@ System build_protocol_system(const Protocol& p, const Instance& inst) {
     throw std::invalid_argument("a block holds one or two tiles (tiles_per_block)");
   if (persistent(p) && p.tile_id != TileIdSource::Ticket)
     throw std::invalid_argument("persistent blocks take their tiles by ticket, not blockIdx");
+  if (p.held_windows < 0) throw std::invalid_argument("held_windows must be 0 or more");
   if (inst.blocks < 0 || inst.blocks > inst.tiles)
     throw std::invalid_argument("--blocks must be in 1..tiles");
   if (inst.wrap_launch < 0 || inst.wrap_launch > 1 ||

@@ -87,9 +87,9 @@ Protocol overridden_protocol(const NamedVariant& v, const Settings& s) {
   Protocol p = v.protocol;
   if (s.tile_id) p.tile_id = *s.tile_id;
   if (s.held_windows) {
-    if (p.fold != Fold::LeftFold)
+    if (!has_second_pass(p))
       throw std::invalid_argument(
-          "--held-windows applies to left-fold (deterministic) variants only");
+          "--held-windows applies to left-fold (deterministic) variants with a second pass only");
     p.held_windows = *s.held_windows;
   }
   return p;

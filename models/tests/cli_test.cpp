@@ -234,17 +234,19 @@ TEST(Cli, HeldWindowsOverridesTheLeftFoldsSecondPass) {
   const CliRun r = cli({"--variant", "warp-lookback-deterministic", "--tiles", "4", "--window", "1",
                         "--layout", "packed", "--launches", "1", "--held-windows", "1"});
   EXPECT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("1 windows held"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(", 1 held window]"), std::string::npos) << r.out;
   const CliRun catalogue = cli({"--variant", "warp-lookback-deterministic", "--tiles", "4",
                                 "--window", "1", "--layout", "packed", "--launches", "1"});
   EXPECT_EQ(catalogue.code, 0) << catalogue.err;
-  EXPECT_NE(catalogue.out.find("4 windows held"), std::string::npos) << catalogue.out;
+  EXPECT_NE(catalogue.out.find(", 4 held windows]"), std::string::npos) << catalogue.out;
   for (const auto& args : std::vector<std::vector<std::string>>{
            {"--variant", "warp-lookback", "--held-windows", "1"},
+           {"--mutant", "fold-without-second-pass", "--held-windows", "1"},
            {"--variant", "warp-lookback", "--emit-promela", "x.pml", "--held-windows", "1"}}) {
     const CliRun refused = cli(args);
     EXPECT_EQ(refused.code, 2) << args.size();
-    EXPECT_NE(refused.err.find("--held-windows applies to left-fold (deterministic) variants"),
+    EXPECT_NE(refused.err.find("--held-windows applies to left-fold (deterministic) variants with "
+                               "a second pass only"),
               std::string::npos)
         << refused.err;
     EXPECT_TRUE(refused.out.empty()) << refused.out;

@@ -1,5 +1,6 @@
 // Deterministic mode in the model (protocol::Fold::LeftFold): values track
-// their bracketing, a left-fold look-back refolds the windows it passed, and
+// their bracketing, a left-fold look-back folds the windows it passed in a
+// second pass (from the values it held, or reading them again), and
 // Property::LeftFold catches a fold bracketed otherwise.
 #include <gtest/gtest.h>
 
@@ -150,9 +151,12 @@ TEST(LeftFold, HeldWindowsKeepTheFoldAndTakeOutReads) {
   }
 }
 
-// The flawed fold has no second pass, so it holds nothing: the field
-// changes none of its executions.
+// The flawed fold has no second pass, so it holds nothing: its entry says
+// so and the field, set anyway, changes none of its executions.
 TEST(LeftFold, TheMutantHoldsNothing) {
+  EXPECT_EQ(find_variant("fold-without-second-pass")->protocol.held_windows, 0);
+  EXPECT_FALSE(has_second_pass(find_variant("fold-without-second-pass")->protocol));
+  EXPECT_EQ(held_windows(holding("fold-without-second-pass", 2).protocol), 0);
   const ExploreResult none = check(holding("fold-without-second-pass", 0), 4, 1);
   const ExploreResult two = check(holding("fold-without-second-pass", 2), 4, 1);
   EXPECT_EQ(none.executions, two.executions);

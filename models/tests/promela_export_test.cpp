@@ -128,7 +128,7 @@ TEST(PromelaExport, LeftFoldVariantsRefoldTheWindowsTheyPassed) {
   Settings four;
   four.tiles = 4;
   const std::string det = model_of("warp-lookback-deterministic", four);  // 4 held
-  EXPECT_TRUE(has(det, "fold left-fold (4 windows held)"));
+  EXPECT_TRUE(has(det, "fold left-fold (4 held windows)"));
   EXPECT_TRUE(has(det, "/* second pass: tiles 2 down to 1, from the values kept */"));
   EXPECT_TRUE(has(det, "lheld0[1] = liv[1]"));
   EXPECT_TRUE(has(det, "acc = IV_FOLD(acc, lheld0[0])"));
@@ -153,7 +153,22 @@ TEST(PromelaExport, LeftFoldVariantsRefoldTheWindowsTheyPassed) {
   // second pass.
   const std::string flawed = model_of("fold-without-second-pass", four);
   EXPECT_FALSE(has(flawed, "second pass"));
+  EXPECT_FALSE(has(flawed, "lheld"));
+  EXPECT_FALSE(has(flawed, "held windows"));
   EXPECT_TRUE(has(flawed, "acc = IV_FOLD(wsum, acc)"));
+  // The split layout: tile 3 passing window [2, 1] reads its value words
+  // (tile 2's aggregate word) before it keeps the values.
+  Settings split = four;
+  split.layout = Layout::Split;
+  const std::string det_split = model_of("warp-lookback-deterministic", split);
+  const std::size_t window = det_split.find("/* look-back window: tiles 2 down to 1 */");
+  const std::size_t passed = det_split.find("goto lb_pass_3_2;", window);
+  ASSERT_NE(passed, std::string::npos);
+  const std::size_t kept = det_split.rfind("lheld0[0] = liv[0]", passed);
+  const std::size_t value_read = det_split.rfind("seen_iv = agg_iv[2]", kept);
+  ASSERT_NE(kept, std::string::npos);
+  EXPECT_TRUE(value_read != std::string::npos && value_read > window)
+      << "tile 3 keeps tile 2's value without reading its value word";
 }
 
 // Persistent blocks: fewer proctypes than tiles, a draw loop, and the last

@@ -54,7 +54,8 @@ class WindowLookback {
   // nearer windows' fold, with no second pass.
   static constexpr bool kFoldInFront = P.flaw == protocol::Flaw::FoldWithoutSecondPass;
   static constexpr int kWindow = P.window;
-  static constexpr int kHeld = kLeftFold && !kFoldInFront ? P.held_windows : 0;
+  static constexpr int kHeld = protocol::held_windows(P);
+  static_assert(P.held_windows >= 0, "a look-back holds no windows or some");
   static_assert(kWindow >= 1 && kWindow <= 32, "a look-back window is read by one warp");
   static constexpr unsigned kFull = 0xffffffffu;
 
@@ -110,6 +111,7 @@ class WindowLookback {
           for (int d = depth; d > kHeld && ok; --d) {
             base += kWindow;
             ok = refold(base, folded);
+            if constexpr (kInstrumented) ++rereads_;
           }
           if constexpr (kHeld > 0) {
             __syncwarp(kFull);  // each lane stored its own slots
@@ -123,7 +125,9 @@ class WindowLookback {
         }
         // A passed window: every active lane read AGGREGATE (no padding
         // lanes: a window that reaches tile 0 holds its PREFIX).
-        if (depth < kHeld) held_slots()[depth * 32 + lane_] = v;
+        if constexpr (kHeld > 0) {
+          if (depth < kHeld) held_slots()[depth * 32 + lane_] = v;
+        }
         ++depth;
       } else {
         const T window = kLeftFold ? fold(v, lo) : tree(v, lo);
@@ -338,6 +342,9 @@ class WindowLookback {
     if (fallback_wins_)
       device_ref<unsigned long long>(s.fallback_wins)
           .fetch_add(fallback_wins_, cuda::memory_order_relaxed);
+    if (rereads_)
+      device_ref<unsigned long long>(s.reread_windows)
+          .fetch_add(rereads_, cuda::memory_order_relaxed);
   }
 
   Desc desc_;
@@ -349,7 +356,8 @@ class WindowLookback {
   std::uint32_t tile_;
   int lane_;
   const Perturbation* perturb_;  // instrumented kernels only
-  unsigned long long windows_ = 0, spin_rounds_ = 0, fallbacks_ = 0, fallback_wins_ = 0;
+  unsigned long long windows_ = 0, spin_rounds_ = 0, fallbacks_ = 0, fallback_wins_ = 0,
+                     rereads_ = 0;
 };
 
 }  // namespace lookback::device

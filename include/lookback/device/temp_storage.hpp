@@ -62,6 +62,9 @@ struct LookbackStats {
   unsigned long long spin_rounds;    // re-reads of a window because a lane was INVALID
   unsigned long long fallbacks;      // predecessor tiles reduced by a waiting tile
   unsigned long long fallback_wins;  // ... whose CAS published the aggregate
+  // Deterministic mode: windows its second pass read again (passed windows
+  // beyond Protocol::held_windows).
+  unsigned long long reread_windows;
 
   // Adds another storage's counts (a plan of several storages reports one
   // sum; every field, so that a new one is not forgotten there).
@@ -70,6 +73,7 @@ struct LookbackStats {
     spin_rounds += o.spin_rounds;
     fallbacks += o.fallbacks;
     fallback_wins += o.fallback_wins;
+    reread_windows += o.reread_windows;
     return *this;
   }
 };

@@ -66,9 +66,11 @@ inline constexpr Protocol kFallbackInPlace = [] {
 // pipelined f32 12% and f64 50% slower than the default at 2^28 on an H200
 // (pipelined's look-backs often start before their predecessors publish a
 // PREFIX and pass several windows, each re-read an L2 round trip on the
-// chain of PREFIXes), coarsened f32 13% at 2^22-2^23. With 4 held, in shared
-// memory: coarsened f32 within 3% of the default at every size, pipelined
-// f32 within 1-8% (bench/results/h200/held-windows/).
+// chain of PREFIXes), coarsened f32 13% at 2^22-2^23. With 4 held (in shared
+// memory): f32 coarsened and pipelined within 3% of their default from 2^24
+// items, 2-7% behind below; f64 pipelined 3-5% from 2^24. 2 held left
+// pipelined 15-17% behind at 2^22-2^23; 8 and 16 were no faster
+// (bench/results/h200/held-windows/).
 inline constexpr int kDeterministicHeldWindows = 4;
 constexpr Protocol deterministic(const Protocol& p) {
   return left_fold(p, kDeterministicHeldWindows);
@@ -246,7 +248,7 @@ inline constexpr std::array kCatalogue{
         "counter: the launch word is reset while a block still draws, which takes tile 0 "
         "again (two blocks write one output tile)"},
     NamedVariant{"fold-without-second-pass", Kind::Mutant,
-                 detail::with(detail::deterministic(detail::kWarpLookback),
+                 detail::with(left_fold(detail::kWarpLookback, 0),
                               [](Protocol& p) { p.flaw = Flaw::FoldWithoutSecondPass; }),
                  Progress::Obe, Property::LeftFold, 1,
                  "deterministic look-back that folds each window left but puts it in front "

@@ -197,7 +197,7 @@ struct Protocol {
   Fold fold = Fold::Tree;
   // Fold::LeftFold: how many of the windows a look-back passes (the nearest
   // ones, all of whose descriptors it read AGGREGATE) it keeps the values of,
-  // so that its second pass folds them from registers instead of reading
+  // so that its second pass folds them from what it read instead of reading
   // them again. An aggregate never changes, so the bits are the same; what
   // is lost is only the chance to restart at a PREFIX published since.
   // Farther passed windows are read again (0: every one).
@@ -342,6 +342,15 @@ LOOKBACK_HD constexpr long long last_draw(const Protocol& p, long long tiles, lo
 LOOKBACK_HD constexpr long long last_finisher(const Protocol& p, long long tiles,
                                               long long blocks) {
   return (persistent(p) && p.flaw != Flaw::CountTilesNotBlocks ? blocks : tiles) - 1;
+}
+// A left fold with its second pass over the windows the look-back passed
+// (every LeftFold variant but the flawed one), and how many of them it
+// folds from what its first pass read.
+LOOKBACK_HD constexpr bool has_second_pass(const Protocol& p) {
+  return p.fold == Fold::LeftFold && p.flaw != Flaw::FoldWithoutSecondPass;
+}
+LOOKBACK_HD constexpr int held_windows(const Protocol& p) {
+  return has_second_pass(p) ? p.held_windows : 0;
 }
 // The variant's deterministic counterpart: the same protocol, folding left,
 // keeping `held_windows` passed windows for the second pass.
