@@ -155,6 +155,13 @@ static_assert(production("fallback").fallback);
 static_assert(data_order(production("fallback-inplace")) == Order::Relaxed);
 static_assert(data_order(production("warp-lookback")) == Order::Weak);
 static_assert(input_load_order(production("fallback-inplace")) == Order::Weak);
+// Deterministic kernels fold left with a second pass holding 4 windows;
+// the default kernels and the flawed fold have no second pass.
+static_assert(has_second_pass(production("pipelined", true)));
+static_assert(held_windows(production("pipelined", true)) == 4);
+static_assert(!has_second_pass(production("pipelined")) &&
+              held_windows(production("pipelined")) == 0);
+static_assert(!has_second_pass(find_variant("fold-without-second-pass")->protocol));
 
 // The in-place fallback's output fence: a persistent block takes it before
 // the outputs of its tiles 0, 2, 4, ... (each covers the next tile too); a
