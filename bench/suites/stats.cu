@@ -1,5 +1,6 @@
 // --suite stats: look-back statistics of instrumented kernels (windows and
-// spin rounds per tile, fallbacks taken) at several sizes, under forced
+// spin rounds per tile, fallbacks taken, and in deterministic mode the
+// windows its second pass read again) at several sizes, under forced
 // stalls of every second tile, and with sleeping tiles placed where others
 // wait for them and where none does. One line per configuration and size,
 // and a stats_* row in the CSV.
@@ -45,13 +46,13 @@ void stats_one(const char* name, std::int64_t n, const char* perturbation,
   const double tiles = static_cast<double>(lookback::detail::tiles_for<Cfg, std::uint32_t>(n));
   std::printf(
       "%-20s n=%-11lld %-22s %10.2f us  windows/tile %.3f  spins/tile %.3f  "
-      "fallbacks %llu (won %llu)\n",
+      "fallbacks %llu (won %llu)  rereads/tile %.3f\n",
       name, static_cast<long long>(n), perturbation, t.median_us, st.windows / tiles,
-      st.spin_rounds / tiles, st.fallbacks, st.fallback_wins);
+      st.spin_rounds / tiles, st.fallbacks, st.fallback_wins, st.reread_windows / tiles);
   if (g_report.csv)
-    std::fprintf(g_report.csv, "stats_%s,%lld,%s,%.3f,%.3f,%.4f,%.4f,%llu,%llu\n", name,
+    std::fprintf(g_report.csv, "stats_%s,%lld,%s,%.3f,%.3f,%.4f,%.4f,%llu,%llu,%.4f\n", name,
                  static_cast<long long>(n), perturbation, t.median_us, t.min_us, st.windows / tiles,
-                 st.spin_rounds / tiles, st.fallbacks, st.fallback_wins);
+                 st.spin_rounds / tiles, st.fallbacks, st.fallback_wins, st.reread_windows / tiles);
 }
 
 }  // namespace
@@ -72,6 +73,8 @@ void stats_suite(const Settings& s) {
   using ICd =
       Instrumented<Bench<lookback::Variant::Coarsened, lookback::TilePolicy<256, 128, 4, 0>>>;
   using IP = Instrumented<BPipelined>;
+  using ICdet = Instrumented<BCoarseDet>;
+  using IPdet = Instrumented<BPipelinedDet>;
   const Perturbation none{};
   // Small inputs (2026-11-27, evening): how many windows and spin rounds the
   // default's first and last tiers take where the look-back, not the tile pipeline,
@@ -88,6 +91,12 @@ void stats_suite(const Settings& s) {
     stats_one<IC>("coarsened", n, "-", none, pools, stream, s.quick);
     stats_one<IP>("pipelined", n, "-", none, pools, stream, s.quick);
     stats_one<IF>("fallback", n, "-", none, pools, stream, s.quick);
+    // Deterministic mode (2026-12-01): how many windows a look-back passes
+    // beyond the 4 it holds, and how many it passed at all (EXPT h0 reads
+    // every one again; bench/results/h200/held-windows/).
+    stats_one<ICdet>("coarsened-det", n, "-", none, pools, stream, s.quick);
+    stats_one<IPdet>("pipelined-det", n, "-", none, pools, stream, s.quick);
+    stats_one<ExptHeld<IPdet, 0>>("EXPT-pdet h0", n, "-", none, pools, stream, s.quick);
   }
   const std::int64_t n = std::int64_t{1} << 24;
   // The blocking simulation: every second tile sleeps before publishing its
