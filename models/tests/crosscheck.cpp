@@ -34,7 +34,7 @@ Settings settings_for(const PromelaSpec& spec) {
   s.model = MemoryModel::Sc;
   s.progress = spec.progress;
   s.tile_id = spec.protocol.tile_id;
-  if (spec.protocol.fold == protocol::Fold::LeftFold) s.held_windows = spec.protocol.held_windows;
+  if (protocol::has_second_pass(spec.protocol)) s.held_windows = spec.protocol.held_windows;
   return s;
 }
 
