@@ -40,13 +40,13 @@ Settings settings_for(const PromelaSpec& spec) {
 
 CheckerVerdict check(const NamedVariant& v, const PromelaSpec& spec) {
   CheckerVerdict out;
-  const CheckRun r = check_variant(v, settings_for(spec));
+  const Settings settings = settings_for(spec);
+  const CheckRun r = check_variant(v, settings);
   for (Property p : r.violated())
     out.violated.insert(p);
   out.complete = r.complete() && r.runs.size() == 1;
 
-  const System sys =
-      build_protocol_system(overridden_protocol(v, settings_for(spec)), spec.instance);
+  const System sys = build_protocol_system(overridden_protocol(v, settings), spec.instance);
   ExploreOptions opt;
   opt.model = MemoryModel::Sc;
   opt.progress = spec.progress;
