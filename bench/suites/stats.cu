@@ -46,13 +46,15 @@ void stats_one(const char* name, std::int64_t n, const char* perturbation,
   const double tiles = static_cast<double>(lookback::detail::tiles_for<Cfg, std::uint32_t>(n));
   std::printf(
       "%-20s n=%-11lld %-22s %10.2f us  windows/tile %.3f  spins/tile %.3f  "
-      "fallbacks %llu (won %llu)  rereads/tile %.3f\n",
+      "fallbacks %llu (won %llu)  rereads/tile %.3f (restarted %llu)\n",
       name, static_cast<long long>(n), perturbation, t.median_us, st.windows / tiles,
-      st.spin_rounds / tiles, st.fallbacks, st.fallback_wins, st.reread_windows / tiles);
+      st.spin_rounds / tiles, st.fallbacks, st.fallback_wins, st.reread_windows / tiles,
+      st.reread_restarts);
   if (g_report.csv)
-    std::fprintf(g_report.csv, "stats_%s,%lld,%s,%.3f,%.3f,%.4f,%.4f,%llu,%llu,%.4f\n", name,
+    std::fprintf(g_report.csv, "stats_%s,%lld,%s,%.3f,%.3f,%.4f,%.4f,%llu,%llu,%.4f,%llu\n", name,
                  static_cast<long long>(n), perturbation, t.median_us, t.min_us, st.windows / tiles,
-                 st.spin_rounds / tiles, st.fallbacks, st.fallback_wins, st.reread_windows / tiles);
+                 st.spin_rounds / tiles, st.fallbacks, st.fallback_wins, st.reread_windows / tiles,
+                 st.reread_restarts);
 }
 
 }  // namespace

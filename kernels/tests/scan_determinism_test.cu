@@ -1,6 +1,8 @@
 // Floating point: real-valued inputs within a bound relative to the sum of
 // absolute values, and (Deterministic<...>) bitwise identical outputs across
 // 20 runs, and across runs with and without forced fallbacks.
+#include <cstdio>
+
 #include "scan_test_util.hpp"
 
 namespace lt = lookback::testing;
@@ -144,6 +146,34 @@ TEST(ScanDeterministic, HeldWindowsGiveTheBitsOfReadingAgain) {
   EXPECT_TRUE(lt::equal_exactly(held, again, tile)) << "4 held against none";
   EXPECT_TRUE(lt::equal_exactly(held, one, tile)) << "4 held against 1";
   EXPECT_TRUE(lt::equal_exactly(held, calm, tile)) << "stalled against calm";
+}
+
+// Delays before the second pass reads a passed window again
+// (PerturbPoint::InSecondPass) give that window's descriptors time to move up
+// to PREFIX, so the fold restarts at one (a canonical fold too): the same
+// bits as a calm run. The restarts are counted and shown, not required: how
+// many there are is the schedule's.
+TEST(ScanDeterministic, SecondPassDelaysGiveTheSameBits) {
+  LOOKBACK_REQUIRE_GPU();
+  using Held = lookback::Instrumented<lookback::Deterministic<lookback::Pipelined>>;
+  using Again = Holding<Held, 0>;
+  const std::vector<float> in = lt::make_real_input<float>((1 << 22) + 77, 13);
+  lookback::Options delayed;
+  delayed.perturb.seed = 5;
+  delayed.perturb.stall_ns = 20000;
+  delayed.perturb.stall_every = 3;
+  delayed.perturb.delay_chance = 65536 / 2;
+  delayed.perturb.delay_ns[static_cast<int>(lookback::device::PerturbPoint::InSecondPass)] = 5000;
+  lookback::LookbackStats delayed_stats{}, calm_stats{};
+  std::vector<float> with_delays, calm;
+  ASSERT_NO_FATAL_FAILURE(deterministic_sum<Again>(in, delayed, delayed_stats, with_delays));
+  ASSERT_NO_FATAL_FAILURE(deterministic_sum<Held>(in, lookback::Options{}, calm_stats, calm));
+  std::printf("second pass: %llu windows read again, %llu of them restarted the fold\n",
+              delayed_stats.reread_windows, delayed_stats.reread_restarts);
+  EXPECT_GT(delayed_stats.reread_windows, 0u) << "no window read again: the delays never ran";
+  EXPECT_LE(delayed_stats.reread_restarts, delayed_stats.reread_windows);
+  EXPECT_TRUE(lt::equal_exactly(with_delays, calm, lookback::detail::tile_items<Held, float>()))
+      << "delayed second passes against calm";
 }
 
 // The deterministic fallback gives the same bits whether or not waiting

@@ -17,6 +17,7 @@ Knob delays() {
   k.perturb.delay_ns[1] = 500;   // per look-back window read
   k.perturb.delay_ns[2] = 4000;  // before PREFIX
   k.perturb.delay_ns[3] = 4000;  // fallback: between reducing and publishing
+  k.perturb.delay_ns[4] = 2000;  // deterministic: before re-reading a passed window
   return k;
 }
 Knob reversed() {
@@ -155,12 +156,14 @@ std::string describe_parameters(const Knob& k) {
   std::ostringstream os;
   const auto& p = k.perturb;
   const char* maps[] = {"identity", "reversed", "shuffled"};
-  os << "delay_chance=" << p.delay_chance << "/65536 delay_ns=" << p.delay_ns[0] << ","
-     << p.delay_ns[1] << "," << p.delay_ns[2] << "," << p.delay_ns[3] << " stall_ns=" << p.stall_ns
-     << " stall_chance=" << p.stall_chance << "/65536 stall_every=" << p.stall_every
-     << " tile_map=" << maps[static_cast<int>(p.tile_map)] << " map_window=" << p.map_window
-     << " prestress_rounds=" << p.prestress_rounds << " hog_blocks_per_sm=" << k.hog_blocks_per_sm
-     << " hog_ns=" << k.hog_ns << " memory_stress=" << (k.memory_stress ? 1 : 0)
+  os << "delay_chance=" << p.delay_chance << "/65536 delay_ns=";
+  for (int point = 0; point < device::kPerturbPoints; ++point)
+    os << (point ? "," : "") << p.delay_ns[point];
+  os << " stall_ns=" << p.stall_ns << " stall_chance=" << p.stall_chance
+     << "/65536 stall_every=" << p.stall_every << " tile_map=" << maps[static_cast<int>(p.tile_map)]
+     << " map_window=" << p.map_window << " prestress_rounds=" << p.prestress_rounds
+     << " hog_blocks_per_sm=" << k.hog_blocks_per_sm << " hog_ns=" << k.hog_ns
+     << " memory_stress=" << (k.memory_stress ? 1 : 0)
      << " descriptor_readers=" << (k.descriptor_readers ? 1 : 0)
      << " concurrent=" << (k.concurrent ? 1 : 0) << " max_tiles=" << k.max_tiles
      << " starve=" << (k.starve ? 1 : 0) << " starve_ns=" << p.starve_ns

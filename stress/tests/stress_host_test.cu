@@ -220,8 +220,9 @@ TEST(Knobs, ParametersNameEveryField) {
   }
   const auto knobs = default_knobs();
   const std::string chaos = describe_parameters(*find_knob(knobs, "chaos"));
-  for (const char* key : {"tile_map=shuffled", "map_window=32", "memory_stress=1",
-                          "descriptor_readers=1", "concurrent=1", "delay_ns=4000,500,4000,4000"})
+  for (const char* key :
+       {"tile_map=shuffled", "map_window=32", "memory_stress=1", "descriptor_readers=1",
+        "concurrent=1", "delay_ns=4000,500,4000,4000,2000"})
     EXPECT_NE(chaos.find(key), std::string::npos) << key << " missing from " << chaos;
   EXPECT_NE(describe_parameters(*find_knob(knobs, "starved-tile")).find("starve=1"),
             std::string::npos);

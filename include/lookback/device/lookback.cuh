@@ -50,9 +50,10 @@ class WindowLookback {
   using Desc = Descriptor<P, T>;
   using Word = typename Desc::Word;
   static constexpr bool kLeftFold = P.fold == protocol::Fold::LeftFold;
-  // A flawed left fold (a mutant): each window's fold goes in front of the
-  // nearer windows' fold, with no second pass.
-  static constexpr bool kFoldInFront = P.flaw == protocol::Flaw::FoldWithoutSecondPass;
+  // A left fold whose second pass folds the passed windows; the flawed one
+  // (a mutant) puts each window's fold in front of the nearer windows' fold
+  // instead.
+  static constexpr bool kSecondPass = protocol::has_second_pass(P);
   static constexpr int kWindow = P.window;
   static constexpr int kHeld = protocol::held_windows(P);
   static_assert(P.held_windows >= 0, "a look-back holds no windows or some");
@@ -100,9 +101,8 @@ class WindowLookback {
       }
       const int lo = stop ? 31 - __clz(stop) : 0;
       T v{};
-      if ((!kLeftFold || kFoldInFront || stop || depth < kHeld) && active && lane_ >= lo)
-        v = lane_value(j, me);
-      if constexpr (kLeftFold && !kFoldInFront) {
+      if ((!kSecondPass || stop || depth < kHeld) && active && lane_ >= lo) v = lane_value(j, me);
+      if constexpr (kSecondPass) {
         if (stop) {
           T folded = fold(v, lo);
           ok = true;
@@ -130,6 +130,8 @@ class WindowLookback {
         }
         ++depth;
       } else {
+        // Each window's value in front of the nearer ones' (a tree; the
+        // flawed left fold folds within the window only).
         const T window = kLeftFold ? fold(v, lo) : tree(v, lo);
         acc = acc.valid ? Partial<T>{op_(window, acc.value), true} : Partial<T>{window, true};
         if (stop) {
@@ -294,6 +296,8 @@ class WindowLookback {
   __device__ bool refold(std::int64_t base, T& a) {
     const std::int64_t j = base - kWindow + lane_;
     const bool active = lane_ < kWindow;
+    if constexpr (kInstrumented)
+      perturb_delay(*perturb_, tile_, PerturbPoint::InSecondPass, static_cast<std::uint32_t>(base));
     Word w{};
     if (active) w = desc_.load(static_cast<std::uint32_t>(j));
     fence<P.lookback_fence>();
@@ -308,6 +312,7 @@ class WindowLookback {
     const int lo = stop ? 31 - __clz(stop) : 0;
     T v{};
     if (active && lane_ >= lo) v = desc_.value(static_cast<std::uint32_t>(j), w);
+    if constexpr (kInstrumented) rereads_restarted_ += stop != 0;
     a = stop ? fold(v, lo) : fold_onto(a, v);
     return true;
   }
@@ -345,6 +350,9 @@ class WindowLookback {
     if (rereads_)
       device_ref<unsigned long long>(s.reread_windows)
           .fetch_add(rereads_, cuda::memory_order_relaxed);
+    if (rereads_restarted_)
+      device_ref<unsigned long long>(s.reread_restarts)
+          .fetch_add(rereads_restarted_, cuda::memory_order_relaxed);
   }
 
   Desc desc_;
@@ -357,7 +365,7 @@ class WindowLookback {
   int lane_;
   const Perturbation* perturb_;  // instrumented kernels only
   unsigned long long windows_ = 0, spin_rounds_ = 0, fallbacks_ = 0, fallback_wins_ = 0,
-                     rereads_ = 0;
+                     rereads_ = 0, rereads_restarted_ = 0;
 };
 
 }  // namespace lookback::device

@@ -31,8 +31,9 @@ __device__ inline void perturb_delay(const Perturbation& q, std::uint32_t tile, 
                                      std::uint32_t round = 0) {
   const std::uint32_t max_ns = q.delay_ns[static_cast<int>(point)];
   if (q.delay_chance == 0 || max_ns == 0) return;
+  static_assert(kPerturbPoints <= 8, "the point takes the salt's low 3 bits");
   const std::uint32_t h =
-      perturb_hash(q.seed, tile, (round << 2) | static_cast<std::uint32_t>(point));
+      perturb_hash(q.seed, tile, (round << 3) | static_cast<std::uint32_t>(point));
   if ((h & 0xffffu) >= q.delay_chance) return;
   sleep_ns(perturb_hash(h, tile, q.seed) % (max_ns + 1));
 }

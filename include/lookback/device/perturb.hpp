@@ -43,15 +43,19 @@ enum class PerturbPoint : std::uint8_t {
   // and publishing it (widens the window in which the owner publishes, and
   // writes its output, behind the fallback's back).
   BeforeFallbackPublish,
+  // Deterministic mode only: before its second pass reads a passed window
+  // again (widens the time in which that window's descriptors move up to
+  // PREFIX, so that the fold restarts there: WindowLookback::refold).
+  InSecondPass,
 };
-inline constexpr int kPerturbPoints = 4;
+inline constexpr int kPerturbPoints = 5;
 inline constexpr std::uint32_t kNoTile = 0xffffffffu;
 
 struct Perturbation {
   std::uint32_t seed = 0;  // vary per launch: every hash takes it
   // Random delays: at each point, with probability delay_chance / 65536, a
   // sleep of up to delay_ns[point] nanoseconds.
-  std::uint32_t delay_ns[kPerturbPoints] = {0, 0, 0, 0};
+  std::uint32_t delay_ns[kPerturbPoints] = {};
   std::uint32_t delay_chance = 0;
   // Blocking simulation (before publishing the aggregate).
   std::uint32_t stall_ns = 0;

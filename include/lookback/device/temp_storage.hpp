@@ -63,8 +63,10 @@ struct LookbackStats {
   unsigned long long fallbacks;      // predecessor tiles reduced by a waiting tile
   unsigned long long fallback_wins;  // ... whose CAS published the aggregate
   // Deterministic mode: windows its second pass read again (passed windows
-  // beyond Protocol::held_windows).
+  // beyond Protocol::held_windows), and how many of those held a PREFIX by
+  // then (the fold restarted there).
   unsigned long long reread_windows;
+  unsigned long long reread_restarts;
 
   // Adds another storage's counts (a plan of several storages reports one
   // sum; every field, so that a new one is not forgotten there).
@@ -74,6 +76,7 @@ struct LookbackStats {
     fallbacks += o.fallbacks;
     fallback_wins += o.fallback_wins;
     reread_windows += o.reread_windows;
+    reread_restarts += o.reread_restarts;
     return *this;
   }
 };
