@@ -2,7 +2,9 @@
 // table line, written to the --csv file and kept for the final count of
 // failed checks. The stats suite writes rows of its own to the same file
 // (stats.cu: op "stats_<name>", then n, perturbation, median and minimum
-// us, windows and spin rounds per tile, fallbacks, fallbacks won).
+// us, windows and spin rounds per tile, fallbacks, fallbacks won, windows
+// read again per tile and re-reads that restarted at a PREFIX; the file's
+// header line names the timing rows' columns only).
 #pragma once
 
 #include <algorithm>

@@ -1,6 +1,7 @@
 // --suite stats: look-back statistics of instrumented kernels (windows and
 // spin rounds per tile, fallbacks taken, and in deterministic mode the
-// windows its second pass read again) at several sizes, under forced
+// windows its second pass read again and how many of those restarted at a
+// PREFIX) at several sizes, under forced
 // stalls of every second tile, and with sleeping tiles placed where others
 // wait for them and where none does. One line per configuration and size,
 // and a stats_* row in the CSV.

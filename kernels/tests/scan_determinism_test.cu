@@ -151,29 +151,39 @@ TEST(ScanDeterministic, HeldWindowsGiveTheBitsOfReadingAgain) {
 // Delays before the second pass reads a passed window again
 // (PerturbPoint::InSecondPass) give that window's descriptors time to move up
 // to PREFIX, so the fold restarts at one (a canonical fold too): the same
-// bits as a calm run. The restarts are counted and shown, not required: how
-// many there are is the schedule's.
+// bits as a calm run. The window next to the one holding the PREFIX has
+// tiles whose own first window holds it, so with up to 20 us before every
+// re-read some re-read finds a PREFIX; up to four seeds are tried until one
+// does, each compared bitwise.
 TEST(ScanDeterministic, SecondPassDelaysGiveTheSameBits) {
   LOOKBACK_REQUIRE_GPU();
   using Held = lookback::Instrumented<lookback::Deterministic<lookback::Pipelined>>;
   using Again = Holding<Held, 0>;
   const std::vector<float> in = lt::make_real_input<float>((1 << 22) + 77, 13);
-  lookback::Options delayed;
-  delayed.perturb.seed = 5;
-  delayed.perturb.stall_ns = 20000;
-  delayed.perturb.stall_every = 3;
-  delayed.perturb.delay_chance = 65536 / 2;
-  delayed.perturb.delay_ns[static_cast<int>(lookback::device::PerturbPoint::InSecondPass)] = 5000;
-  lookback::LookbackStats delayed_stats{}, calm_stats{};
-  std::vector<float> with_delays, calm;
-  ASSERT_NO_FATAL_FAILURE(deterministic_sum<Again>(in, delayed, delayed_stats, with_delays));
+  lookback::LookbackStats calm_stats{};
+  std::vector<float> calm;
   ASSERT_NO_FATAL_FAILURE(deterministic_sum<Held>(in, lookback::Options{}, calm_stats, calm));
-  std::printf("second pass: %llu windows read again, %llu of them restarted the fold\n",
-              delayed_stats.reread_windows, delayed_stats.reread_restarts);
-  EXPECT_GT(delayed_stats.reread_windows, 0u) << "no window read again: the delays never ran";
-  EXPECT_LE(delayed_stats.reread_restarts, delayed_stats.reread_windows);
-  EXPECT_TRUE(lt::equal_exactly(with_delays, calm, lookback::detail::tile_items<Held, float>()))
-      << "delayed second passes against calm";
+  unsigned long long rereads = 0, restarts = 0;
+  for (std::uint32_t seed = 1; seed <= 4 && restarts == 0; ++seed) {
+    lookback::Options delayed;
+    delayed.perturb.seed = seed;
+    delayed.perturb.stall_ns = 20000;
+    delayed.perturb.stall_every = 3;
+    delayed.perturb.delay_chance = 65536;  // every re-read
+    delayed.perturb.delay_ns[static_cast<int>(lookback::device::PerturbPoint::InSecondPass)] =
+        20000;
+    lookback::LookbackStats stats{};
+    std::vector<float> with_delays;
+    ASSERT_NO_FATAL_FAILURE(deterministic_sum<Again>(in, delayed, stats, with_delays));
+    std::printf("seed %u: %llu windows read again, %llu of them restarted the fold\n", seed,
+                stats.reread_windows, stats.reread_restarts);
+    EXPECT_TRUE(lt::equal_exactly(with_delays, calm, lookback::detail::tile_items<Held, float>()))
+        << "delayed second passes (seed " << seed << ") against calm";
+    rereads += stats.reread_windows;
+    restarts += stats.reread_restarts;
+  }
+  EXPECT_GT(rereads, 0u) << "no look-back passed a window: no second pass was delayed";
+  EXPECT_GT(restarts, 0u) << "no re-read met a PREFIX: the restart path went untested";
 }
 
 // The deterministic fallback gives the same bits whether or not waiting

@@ -13,11 +13,18 @@ Knob none() {
 Knob delays() {
   Knob k{"delays", "random sleeps at every protocol point (25% of tiles per point)"};
   k.perturb.delay_chance = 25 * kPercent;
-  k.perturb.delay_ns[0] = 4000;  // before AGGREGATE
-  k.perturb.delay_ns[1] = 500;   // per look-back window read
-  k.perturb.delay_ns[2] = 4000;  // before PREFIX
-  k.perturb.delay_ns[3] = 4000;  // fallback: between reducing and publishing
-  k.perturb.delay_ns[4] = 2000;  // deterministic: before re-reading a passed window
+  using device::PerturbPoint;
+  const auto at = [&](PerturbPoint p) -> std::uint32_t& {
+    return k.perturb.delay_ns[static_cast<int>(p)];
+  };
+  at(PerturbPoint::BeforeAggregate) = 4000;
+  at(PerturbPoint::InLookback) = 500;  // per look-back window read
+  at(PerturbPoint::BeforePrefix) = 4000;
+  at(PerturbPoint::BeforeFallbackPublish) = 4000;  // between reducing and publishing
+  // Deterministic entries, before re-reading a passed window: they hold 4
+  // passed windows, so only look-backs that pass more re-read (rare but for
+  // stalls).
+  at(PerturbPoint::InSecondPass) = 2000;
   return k;
 }
 Knob reversed() {

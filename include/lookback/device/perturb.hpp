@@ -4,7 +4,8 @@
 // compile every hook away.
 //
 //   delays      at each protocol point a tile may sleep a random time,
-//               chosen by a hash of (seed, launch salt, tile, point)
+//               chosen by a hash of the seed (varied per launch), the
+//               tile, the point and the round (which look-back window)
 //   stall       every stall_every-th tile (t % stall_every == stall_every-1),
 //               or a random stall_chance of them, sleeps stall_ns before
 //               publishing its aggregate: the blocking simulation that forces
