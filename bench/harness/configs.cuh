@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "lookback/device/protocol_change.hpp"
 #include "lookback/device_scan.cuh"
 
 namespace lookback_bench {
@@ -80,11 +81,7 @@ using Neighbour =
 // Measurement-only protocol changes (NOT verified variants: no catalogue
 // entry): Base with Change applied to both of its protocols.
 template <class Base, class Change>
-struct ExptProtocol : Base {
-  static constexpr lookback::protocol::Protocol protocol = Change{}(Base::protocol);
-  static constexpr lookback::protocol::Protocol protocol_in_place =
-      Change{}(Base::protocol_in_place);
-};
+using ExptProtocol = lookback::unverified::ProtocolChange<Base, Change>;
 // What the per-tile bookkeeping costs: where tile ids come from, how the
 // storage is reset.
 template <lookback::protocol::TileIdSource kTileId, lookback::protocol::Reset kReset>
@@ -109,17 +106,9 @@ struct OrdersChange {
 };
 template <class Base, bool kRelaxedPublish, lookback::protocol::Order kLookbackOrder>
 using ExptOrders = ExptProtocol<Base, OrdersChange<kRelaxedPublish, kLookbackOrder>>;
-// Another number of passed windows a left fold keeps for its second pass
-// (Protocol::held_windows).
-template <int kHeld>
-struct HeldWindowsChange {
-  constexpr lookback::protocol::Protocol operator()(lookback::protocol::Protocol p) const {
-    p.held_windows = kHeld;
-    return p;
-  }
-};
+// Another number of passed windows a left fold keeps for its second pass.
 template <class Base, int kHeld>
-using ExptHeld = ExptProtocol<Base, HeldWindowsChange<kHeld>>;
+using ExptHeld = lookback::unverified::Holding<Base, kHeld>;
 // Another look-back window (Protocol::window, at most 32: one warp's lanes).
 template <int kWindow>
 struct WindowChange {

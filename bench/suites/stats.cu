@@ -125,7 +125,7 @@ void stats_suite(const Settings& s) {
       Perturbation q{};
       q.seed = 7;
       q.delay_chance = 32768;
-      q.delay_ns[static_cast<int>(point)] = max_ns;
+      q.max_delay_ns(point) = max_ns;
       const std::string label =
           std::string(point == PerturbPoint::BeforeAggregate ? "sleep<=" : "floor<=") +
           std::to_string(max_ns) + "ns";

@@ -3,6 +3,7 @@
 // 20 runs, and across runs with and without forced fallbacks.
 #include <cstdio>
 
+#include "lookback/device/protocol_change.hpp"
 #include "scan_test_util.hpp"
 
 namespace lt = lookback::testing;
@@ -79,16 +80,7 @@ namespace {
 // Base's protocol holding kHeld passed windows (Protocol::held_windows) and
 // reading farther ones again in its second pass: not a catalogue entry, only
 // what the catalogue's 4 are compared with.
-template <class Base, int kHeld>
-struct Holding : Base {
-  static constexpr lookback::protocol::Protocol holding(lookback::protocol::Protocol p) {
-    p.held_windows = kHeld;
-    return p;
-  }
-  static constexpr lookback::protocol::Protocol protocol = holding(Base::protocol);
-  static constexpr lookback::protocol::Protocol protocol_in_place =
-      holding(Base::protocol_in_place);
-};
+using lookback::unverified::Holding;
 
 // `Cfg`'s inclusive sum of `in` under `options` into `out`; its look-back
 // statistics in `stats`.
@@ -170,8 +162,7 @@ TEST(ScanDeterministic, SecondPassDelaysGiveTheSameBits) {
     delayed.perturb.stall_ns = 20000;
     delayed.perturb.stall_every = 3;
     delayed.perturb.delay_chance = 65536;  // every re-read
-    delayed.perturb.delay_ns[static_cast<int>(lookback::device::PerturbPoint::InSecondPass)] =
-        20000;
+    delayed.perturb.max_delay_ns(lookback::device::PerturbPoint::InSecondPass) = 20000;
     lookback::LookbackStats stats{};
     std::vector<float> with_delays;
     ASSERT_NO_FATAL_FAILURE(deterministic_sum<Again>(in, delayed, stats, with_delays));

@@ -7,11 +7,6 @@ namespace lookback::stress {
 namespace {
 constexpr std::uint32_t kPercent = 65536 / 100;  // chance units per percent
 
-// The longest random delay of `k` at `point`.
-std::uint32_t& delay_at(Knob& k, device::PerturbPoint point) {
-  return k.perturb.delay_ns[static_cast<int>(point)];
-}
-
 Knob none() {
   return {"none", "no perturbation: the scans as a user runs them, back to back"};
 }
@@ -19,14 +14,15 @@ Knob delays() {
   Knob k{"delays", "random sleeps at every protocol point (25% of tiles per point)"};
   k.perturb.delay_chance = 25 * kPercent;
   using device::PerturbPoint;
-  delay_at(k, PerturbPoint::BeforeAggregate) = 4000;
-  delay_at(k, PerturbPoint::InLookback) = 500;  // per look-back window read
-  delay_at(k, PerturbPoint::BeforePrefix) = 4000;
-  delay_at(k, PerturbPoint::BeforeFallbackPublish) = 4000;  // between reducing and publishing
+  k.perturb.max_delay_ns(PerturbPoint::BeforeAggregate) = 4000;
+  k.perturb.max_delay_ns(PerturbPoint::InLookback) = 500;  // per look-back window read
+  k.perturb.max_delay_ns(PerturbPoint::BeforePrefix) = 4000;
+  // Fallback only: between reducing a predecessor and publishing it.
+  k.perturb.max_delay_ns(PerturbPoint::BeforeFallbackPublish) = 4000;
   // Deterministic entries, before re-reading a passed window: they hold 4
   // passed windows, so only look-backs that pass more re-read (rare but for
   // stalls).
-  delay_at(k, PerturbPoint::InSecondPass) = 2000;
+  k.perturb.max_delay_ns(PerturbPoint::InSecondPass) = 2000;
   return k;
 }
 Knob reversed() {
@@ -106,8 +102,8 @@ Knob fallback_race() {
          "25% of tiles sleep up to 150 us before AGGREGATE; a fallback sleeps up to 100 us "
          "between reducing a predecessor and publishing it (25%)"};
   k.perturb.delay_chance = 25 * kPercent;
-  delay_at(k, device::PerturbPoint::BeforeAggregate) = 150000;
-  delay_at(k, device::PerturbPoint::BeforeFallbackPublish) = 100000;
+  k.perturb.max_delay_ns(device::PerturbPoint::BeforeAggregate) = 150000;
+  k.perturb.max_delay_ns(device::PerturbPoint::BeforeFallbackPublish) = 100000;
   return k;
 }
 // fallback-unbounded-spin waits on a stalled predecessor like a plain

@@ -146,7 +146,7 @@ TEST(Knobs, NoneFirstChaosThenTargetedNamesUniqueAndSafeForCorrectVariants) {
   EXPECT_TRUE(some([](const Knob& k) { return k.starve; }));
   EXPECT_TRUE(some([](const Knob& k) { return k.reverse_dispatch && k.beyond_residency; }));
   EXPECT_TRUE(some([](const Knob& k) {
-    return k.perturb.delay_ns[static_cast<int>(PerturbPoint::BeforeFallbackPublish)] > 0;
+    return k.perturb.max_delay_ns(PerturbPoint::BeforeFallbackPublish) > 0;
   }));
 }
 
@@ -157,8 +157,8 @@ TEST(Knobs, TargetedKnobsAimWhereTheirMutantsBite) {
   // The owner's stall must be able to outlast a waiter's spin bound and the
   // fallback's reduction, and the fallback's publish must be able to come
   // after the owner's PREFIX.
-  EXPECT_GE(race->perturb.delay_ns[static_cast<int>(PerturbPoint::BeforeAggregate)], 100000u);
-  EXPECT_GE(race->perturb.delay_ns[static_cast<int>(PerturbPoint::BeforeFallbackPublish)], 50000u);
+  EXPECT_GE(race->perturb.max_delay_ns(PerturbPoint::BeforeAggregate), 100000u);
+  EXPECT_GE(race->perturb.max_delay_ns(PerturbPoint::BeforeFallbackPublish), 50000u);
   EXPECT_GT(race->perturb.delay_chance, 0u);
   EXPECT_FALSE(race->fallback_only) << "long delays are safe for every variant";
   const Knob* starved = find_knob(knobs, "starved-tile");

@@ -29,7 +29,7 @@ __device__ inline void sleep_ns(std::uint32_t ns) {
 // A random delay at `point` (round: which look-back window, 0 elsewhere).
 __device__ inline void perturb_delay(const Perturbation& q, std::uint32_t tile, PerturbPoint point,
                                      std::uint32_t round = 0) {
-  const std::uint32_t max_ns = q.delay_ns[static_cast<int>(point)];
+  const std::uint32_t max_ns = q.max_delay_ns(point);
   if (q.delay_chance == 0 || max_ns == 0) return;
   static_assert(kPerturbPoints <= 8, "the point takes the salt's low 3 bits");
   const std::uint32_t h =

@@ -57,6 +57,13 @@ struct Perturbation {
   // Random delays: at each point, with probability delay_chance / 65536, a
   // sleep of up to delay_ns[point] nanoseconds.
   std::uint32_t delay_ns[kPerturbPoints] = {};
+  // delay_ns[point], indexed by the point's name.
+  constexpr std::uint32_t& max_delay_ns(PerturbPoint point) {
+    return delay_ns[static_cast<int>(point)];
+  }
+  constexpr std::uint32_t max_delay_ns(PerturbPoint point) const {
+    return delay_ns[static_cast<int>(point)];
+  }
   std::uint32_t delay_chance = 0;
   // Blocking simulation (before publishing the aggregate).
   std::uint32_t stall_ns = 0;
