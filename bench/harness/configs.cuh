@@ -23,6 +23,9 @@ using BFallback = Bench<lookback::Variant::Fallback>;
 using BCoarseDet = Bench<lookback::Variant::Coarsened, lookback::CoarsenedPolicy, true>;
 using BPipelinedDet = Bench<lookback::Variant::Pipelined, lookback::PipelinedPolicy, true>;
 using BFallbackDet = Bench<lookback::Variant::Fallback, lookback::FallbackPolicy, true>;
+using BWarpDet = Bench<lookback::Variant::WarpLookback, lookback::WarpLookbackPolicy, true>;
+using BWarpSmallDet =
+    Bench<lookback::Variant::WarpLookback, lookback::WarpLookbackSmallPolicy, true>;
 using BPipelined = Bench<lookback::Variant::Pipelined>;
 using BWarpSmall = Bench<lookback::Variant::WarpLookback, lookback::WarpLookbackSmallPolicy>;
 using BPipelinedWide = Bench<lookback::Variant::Pipelined, lookback::PipelinedWidePolicy>;
@@ -45,6 +48,12 @@ static_assert(std::is_same_v<BDefaultFor<std::uint32_t>::small, BWarpSmall> &&
               std::is_same_v<BDefaultFor<std::uint64_t>::large::base, BPipelined> &&
               std::is_same_v<BDefaultFor<std::uint64_t>::large::wide::small, BPipelined> &&
               std::is_same_v<BDefaultFor<std::uint64_t>::large::wide::large, BPipelinedWide>);
+// The deterministic mode as a user asks for it: Deterministic<DefaultConfig<T>>.
+template <class T>
+using BDefaultDetFor = lookback::Deterministic<BDefaultFor<T>>;
+static_assert(std::is_same_v<BDefaultDetFor<float>::small, BWarpSmallDet> &&
+              std::is_same_v<BDefaultDetFor<float>::large::small, BWarpDet> &&
+              std::is_same_v<BDefaultDetFor<float>::large::large, BPipelinedDet>);
 
 // A warp-lookback shape for exploration: Threads x Bytes per thread, the
 // library's look-back delay from 1024 tiles, at most kMaxItems items a

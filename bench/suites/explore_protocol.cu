@@ -274,6 +274,22 @@ void explore_protocol_groups(const Settings& s) {
       s, "explore_held_windows_f64", held_sizes,
       {"coarsened", "EXPT-cdet h0", "EXPT-cdet h4", "EXPT-cdet h8", "pipelined", "EXPT-pdet h0",
        "EXPT-pdet h4", "EXPT-pdet h8"});
+  // The deterministic mode as a user gets it (2026-12-01, third session):
+  // Deterministic<DefaultConfig<T>> next to DefaultConfig<T>, and the tiers
+  // it runs below pipelined's (f32: warp-lookback on small tiles up to 2^19
+  // items, on 224 x 44 tiles up to 2^22) each next to its default.
+  const auto det_sizes = powers_of_two(s, {16, 18, 19, 20, 21, 22, 23, 24, 26, 28});
+  const std::vector<const char*> det_names = {"warp-lookback small",
+                                              "warp-lookback-small-det",
+                                              "warp-lookback",
+                                              "warp-lookback-det",
+                                              "default",
+                                              "default-det"};
+  run_op<Case<float, OpKind::Sum, false>, float, false, BWarpSmall, BWarpSmallDet, BWarp, BWarpDet,
+         BDefaultFor<float>, BDefaultDetFor<float>>(s, "explore_default_det", det_sizes, det_names);
+  run_op<Case<double, OpKind::Sum, false>, double, false, BWarpSmall, BWarpSmallDet, BWarp,
+         BWarpDet, BDefaultFor<double>, BDefaultDetFor<double>>(s, "explore_default_det_f64",
+                                                                det_sizes, det_names);
 }
 
 }  // namespace lookback_bench
