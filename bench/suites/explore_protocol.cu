@@ -275,9 +275,12 @@ void explore_protocol_groups(const Settings& s) {
       {"coarsened", "EXPT-cdet h0", "EXPT-cdet h4", "EXPT-cdet h8", "pipelined", "EXPT-pdet h0",
        "EXPT-pdet h4", "EXPT-pdet h8"});
   // The deterministic mode as a user gets it (2026-12-01, third session):
-  // Deterministic<DefaultConfig<T>> next to DefaultConfig<T>, and the tiers
-  // it runs below pipelined's (f32: warp-lookback on small tiles up to 2^19
-  // items, on 224 x 44 tiles up to 2^22) each next to its default.
+  // Deterministic<DefaultConfig<T>> next to DefaultConfig<T>, and the
+  // warp-lookback kernels each next to its default: for f32 the tiers it
+  // runs below pipelined's (small tiles up to 2^19 items, 224 x 44 up to
+  // 2^22); for f64, whose default has no middle tier (small tiles up to 2^20
+  // items, then pipelined), 224 x 20 is a candidate, not a tier.
+  // bench/results/h200/default-det/.
   const auto det_sizes = powers_of_two(s, {16, 18, 19, 20, 21, 22, 23, 24, 26, 28});
   const std::vector<const char*> det_names = {"warp-lookback small",
                                               "warp-lookback-small-det",
