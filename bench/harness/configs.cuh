@@ -26,6 +26,7 @@ using BFallbackDet = Bench<lookback::Variant::Fallback, lookback::FallbackPolicy
 using BWarpDet = Bench<lookback::Variant::WarpLookback, lookback::WarpLookbackPolicy, true>;
 using BWarpSmallDet =
     Bench<lookback::Variant::WarpLookback, lookback::WarpLookbackSmallPolicy, true>;
+using BPipelinedWideDet = Bench<lookback::Variant::Pipelined, lookback::PipelinedWidePolicy, true>;
 using BPipelined = Bench<lookback::Variant::Pipelined>;
 using BWarpSmall = Bench<lookback::Variant::WarpLookback, lookback::WarpLookbackSmallPolicy>;
 using BPipelinedWide = Bench<lookback::Variant::Pipelined, lookback::PipelinedWidePolicy>;
@@ -48,12 +49,21 @@ static_assert(std::is_same_v<BDefaultFor<std::uint32_t>::small, BWarpSmall> &&
               std::is_same_v<BDefaultFor<std::uint64_t>::large::base, BPipelined> &&
               std::is_same_v<BDefaultFor<std::uint64_t>::large::wide::small, BPipelined> &&
               std::is_same_v<BDefaultFor<std::uint64_t>::large::wide::large, BPipelinedWide>);
-// The deterministic mode as a user asks for it: Deterministic<DefaultConfig<T>>.
+// The deterministic mode as a user asks for it: Deterministic<DefaultConfig<T>>
+// (the deterministic default, with its own switches), likewise without the
+// scalar path.
 template <class T>
-using BDefaultDetFor = lookback::Deterministic<BDefaultFor<T>>;
+using BDefaultDetFor =
+    lookback::detail::map_configs_t<lookback::Deterministic<lookback::DefaultConfig<T>>,
+                                    WithoutScalarPath>;
 static_assert(std::is_same_v<BDefaultDetFor<float>::small, BWarpSmallDet> &&
               std::is_same_v<BDefaultDetFor<float>::large::small, BWarpDet> &&
-              std::is_same_v<BDefaultDetFor<float>::large::large, BPipelinedDet>);
+              std::is_same_v<BDefaultDetFor<float>::large::large::small, BCoarseDet> &&
+              std::is_same_v<BDefaultDetFor<float>::large::large::large, BPipelinedDet> &&
+              std::is_same_v<BDefaultDetFor<double>::small, BWarpSmallDet> &&
+              std::is_same_v<BDefaultDetFor<double>::large::small, BWarpDet> &&
+              std::is_same_v<BDefaultDetFor<double>::large::large::base, BPipelinedDet> &&
+              std::is_same_v<BDefaultDetFor<double>::large::large::wide::large, BPipelinedWideDet>);
 
 // A warp-lookback shape for exploration: Threads x Bytes per thread, the
 // library's look-back delay from 1024 tiles, at most kMaxItems items a

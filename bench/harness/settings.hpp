@@ -27,6 +27,18 @@ inline std::vector<std::int64_t> powers_of_two(const Settings& s, std::initializ
   return v;
 }
 
+// 2^l, 1.25, 1.5 and 1.75 x 2^l for each l from lo to hi - 1, and 2^hi:
+// the sizes between two powers where a switch is chosen (l within
+// [min_log, max_log]).
+inline std::vector<std::int64_t> quarter_steps(const Settings& s, int lo, int hi) {
+  std::vector<std::int64_t> v;
+  for (int l = lo; l <= hi; ++l)
+    for (std::int64_t quarters : {4, 5, 6, 7})
+      if (l >= s.min_log && l <= s.max_log && (l < hi || quarters == 4))
+        v.push_back((std::int64_t{1} << l) / 4 * quarters);
+  return v;
+}
+
 // Every power of two within [min_log, max_log] (--quick: fewer below 2^26),
 // and with `odd` one size that is no power of two at 2^20 and 2^24.
 inline std::vector<std::int64_t> sizes(const Settings& s, bool odd) {

@@ -274,25 +274,27 @@ void explore_protocol_groups(const Settings& s) {
       s, "explore_held_windows_f64", held_sizes,
       {"coarsened", "EXPT-cdet h0", "EXPT-cdet h4", "EXPT-cdet h8", "pipelined", "EXPT-pdet h0",
        "EXPT-pdet h4", "EXPT-pdet h8"});
-  // The deterministic mode as a user gets it (2026-12-01, third session):
-  // Deterministic<DefaultConfig<T>> next to DefaultConfig<T>, and the
-  // warp-lookback kernels each next to its default: for f32 the tiers it
-  // runs below pipelined's (small tiles up to 2^19 items, 224 x 44 up to
-  // 2^22); for f64, whose default has no middle tier (small tiles up to 2^20
-  // items, then pipelined), 224 x 20 is a candidate, not a tier.
-  // bench/results/h200/default-det/.
-  const auto det_sizes = powers_of_two(s, {16, 18, 19, 20, 21, 22, 23, 24, 26, 28});
-  const std::vector<const char*> det_names = {"warp-lookback small",
-                                              "warp-lookback-small-det",
-                                              "warp-lookback",
-                                              "warp-lookback-det",
-                                              "default",
-                                              "default-det"};
-  run_op<Case<float, OpKind::Sum, false>, float, false, BWarpSmall, BWarpSmallDet, BWarp, BWarpDet,
-         BDefaultFor<float>, BDefaultDetFor<float>>(s, "explore_default_det", det_sizes, det_names);
-  run_op<Case<double, OpKind::Sum, false>, double, false, BWarpSmall, BWarpSmallDet, BWarp,
-         BWarpDet, BDefaultFor<double>, BDefaultDetFor<double>>(s, "explore_default_det_f64",
-                                                                det_sizes, det_names);
+  // The deterministic mode as a user gets it: Deterministic<DefaultConfig<T>>
+  // next to DefaultConfig<T> and every deterministic kernel its switches
+  // choose from, in quarter steps from 2^17 to 2^23 items (where the
+  // switches are), then powers of two. Until 2026-12-01 the deterministic
+  // default ran the default's tiers; these sizes and rows chose its own
+  // switches (config.hpp, DeterministicDefaultConfig;
+  // bench/results/h200/default-det/).
+  std::vector<std::int64_t> det_sizes = quarter_steps(s, 17, 23);
+  for (const std::int64_t n : powers_of_two(s, {24, 26, 28}))
+    det_sizes.push_back(n);
+  const std::vector<const char*> det_names = {
+      "default",           "default-det",   "warp-lookback-small-det",
+      "warp-lookback-det", "coarsened-det", "pipelined-det"};
+  run_op<Case<float, OpKind::Sum, false>, float, false, BDefaultFor<float>, BDefaultDetFor<float>,
+         BWarpSmallDet, BWarpDet, BCoarseDet, BPipelinedDet>(s, "explore_default_det", det_sizes,
+                                                             det_names);
+  std::vector<const char*> det_names_f64 = det_names;
+  det_names_f64.push_back("pipelined-wide-det");  // the 8-byte wide shape
+  run_op<Case<double, OpKind::Sum, false>, double, false, BDefaultFor<double>,
+         BDefaultDetFor<double>, BWarpSmallDet, BWarpDet, BCoarseDet, BPipelinedDet,
+         BPipelinedWideDet>(s, "explore_default_det_f64", det_sizes, det_names_f64);
 }
 
 }  // namespace lookback_bench

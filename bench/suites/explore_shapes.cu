@@ -198,11 +198,7 @@ void explore_shape_groups(const Settings& s) {
   // ahead at 2^22 and from 2^24; since that evening the default switches
   // between them by size (default_wide_switch_bytes). Sizes from 2^20 to 2^25
   // in quarter steps of each power, the default's tiers and warp-lookback.
-  std::vector<std::int64_t> wide_switch_sizes;
-  for (int l = 20; l <= 25; ++l)
-    for (std::int64_t quarters : {4, 5, 6, 7})
-      if (l >= s.min_log && l <= s.max_log && (l < 25 || quarters == 4))
-        wide_switch_sizes.push_back((std::int64_t{1} << l) / 4 * quarters);
+  const auto wide_switch_sizes = quarter_steps(s, 20, 25);
   const std::vector<const char*> wide_switch_names = {"warp-lookback", "pipelined",
                                                       "pipelined-wide", "default"};
   run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false, BWarp, BPipelined,

@@ -37,9 +37,11 @@
 // Variants and tuning are chosen by a configuration type (device/config.hpp):
 // lookback::WarpLookback, lookback::Coarsened, lookback::Pipelined,
 // lookback::Fallback, lookback::Deterministic<C> (bitwise run-to-run
-// identical floating point), or a lookback::ScanConfig<...> with your own
-// TilePolicy, or a lookback::SizeAdaptive<Small, Large, bytes> that picks one
-// of two by the size of each call's input. Without one,
+// identical floating point; of the default, DeterministicDefaultConfig<T>,
+// whose tiers switch where the deterministic kernels do), or a
+// lookback::ScanConfig<...> with your own TilePolicy, or a
+// lookback::SizeAdaptive<Small, Large, bytes> that picks one of two by the
+// size of each call's input. Without one,
 // lookback::DefaultConfig<T>: for 1-, 2-, 4- and 8-byte values
 // WarpLookbackSmall (warp-lookback on small tiles) up to config.hpp's
 // default_max_small_bytes of input (2 MiB of 4-byte values, 8 MiB of 8-byte,

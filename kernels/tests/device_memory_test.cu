@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 #include "lookback/device/config.hpp"
@@ -91,7 +92,8 @@ TEST(DeviceMemory, DefaultConfigComposition) {
                 lookback::is_size_adaptive_v<lookback::DefaultConfig<std::uint32_t>::large>);
   static_assert(
       std::is_same_v<lookback::DefaultConfig<std::uint32_t>::large::large, lookback::Pipelined>);
-  using Det = lookback::Deterministic<D>::large;
+  // (Deterministic<D> has its own switches: the device choice one tier down.)
+  using Det = lookback::Deterministic<D>::large::large;
   static_assert(lookback::is_device_adaptive_v<Det> && Det::deterministic &&
                 Det::base::deterministic && Det::wide::deterministic);
   using Ins = lookback::Instrumented<D>::large;
@@ -101,6 +103,57 @@ TEST(DeviceMemory, DefaultConfigComposition) {
   EXPECT_EQ(most, std::min(lookback::detail::max_items<lookback::Pipelined, double>(),
                            lookback::detail::max_items<lookback::PipelinedWide, double>()));
   EXPECT_EQ(most, std::int64_t{0x7fffffff} * 3072);
+}
+
+// The deterministic default's switches (config.hpp), item by item at each
+// edge: which tier n picks, on either kind of GPU, for f32, u32, f64 and u64.
+template <class T>
+std::string deterministic_tier(std::int64_t n, bool wide_gpu) {
+  using C = lookback::Deterministic<lookback::DefaultConfig<T>>;
+  if (C::template picks_small<T>(n)) return "small tiles";
+  if (C::large::template picks_small<T>(n)) return "warp-lookback";
+  using Above = typename C::large::large;
+  if constexpr (sizeof(T) == 4) {
+    return Above::template picks_small<T>(n) ? "coarsened" : "pipelined";
+  } else {
+    if (!Above::picks_wide(wide_gpu ? lookback::kWideGBpsPerSm : 0.0)) return "pipelined";
+    return Above::wide::template picks_small<T>(n) ? "pipelined" : "pipelined-wide";
+  }
+}
+
+TEST(DeviceMemory, DeterministicDefaultSwitchesAtTheirEdges) {
+  struct Edge {
+    std::int64_t last;  // the tier's last n
+    const char* below;
+    const char* above;
+  };
+  for (const bool wide : {false, true}) {
+    SCOPED_TRACE(wide ? "wide GPU" : "other GPU");
+    for (const Edge& e :
+         {Edge{7 << 16, "small tiles", "warp-lookback"},
+          Edge{7 << 19, "warp-lookback", "coarsened"}, Edge{1 << 22, "coarsened", "pipelined"}}) {
+      EXPECT_EQ(deterministic_tier<float>(e.last, wide), e.below) << e.last;
+      EXPECT_EQ(deterministic_tier<float>(e.last + 1, wide), e.above) << e.last + 1;
+      EXPECT_EQ(deterministic_tier<std::uint32_t>(e.last + 1, wide), e.above) << e.last + 1;
+    }
+    for (const Edge& e : {Edge{1 << 18, "small tiles", "warp-lookback"},
+                          Edge{3 << 19, "warp-lookback", "pipelined"}}) {
+      EXPECT_EQ(deterministic_tier<double>(e.last, wide), e.below) << e.last;
+      EXPECT_EQ(deterministic_tier<double>(e.last + 1, wide), e.above) << e.last + 1;
+      EXPECT_EQ(deterministic_tier<std::uint64_t>(e.last + 1, wide), e.above) << e.last + 1;
+    }
+    // The wide shape: from 16 MiB of floating point, 96 MiB of integers.
+    EXPECT_EQ(deterministic_tier<double>(std::int64_t{1} << 21, wide), "pipelined");
+    EXPECT_EQ(deterministic_tier<double>((std::int64_t{1} << 21) + 1, wide),
+              wide ? "pipelined-wide" : "pipelined");
+    EXPECT_EQ(deterministic_tier<std::uint64_t>((std::int64_t{1} << 21) + 1, wide), "pipelined");
+    EXPECT_EQ(deterministic_tier<std::uint64_t>((std::int64_t{12} << 20) + 1, wide),
+              wide ? "pipelined-wide" : "pipelined");
+  }
+  // The most items: its largest tier's, as the default's.
+  EXPECT_EQ((lookback::detail::max_items<lookback::Deterministic<lookback::DefaultConfig<double>>,
+                                         double>()),
+            (lookback::detail::max_items<lookback::DefaultConfig<double>, double>()));
 }
 
 }  // namespace

@@ -17,8 +17,7 @@ double bound_for() {
 }
 
 template <class Cfg, class T>
-void accurate_and_deterministic(Kind kind, int runs) {
-  const std::int64_t n = (1 << 22) + 77;
+void accurate_and_deterministic(Kind kind, int runs, std::int64_t n = (1 << 22) + 77) {
   const std::vector<T> in = lt::make_real_input<T>(n, 42);
   const std::vector<T> want = lt::reference_scan(in, kind);
   lt::DeviceBuffer<T> d_in(in.size()), d_out(in.size());
@@ -40,7 +39,7 @@ void accurate_and_deterministic(Kind kind, int runs) {
       first = got;
       ASSERT_TRUE(lt::close_relative(in, want, got, kind, bound_for<T>()));
     } else if (Cfg::deterministic) {
-      ASSERT_TRUE(lt::equal_exactly(first, got, lookback::detail::tile_items<Cfg, T>()))
+      ASSERT_TRUE(lt::equal_exactly(first, got, lt::tile_items_for<Cfg, T>(n)))
           << "run " << r << " differs from run 0";
     }
   }
@@ -74,6 +73,38 @@ LOOKBACK_DETERMINISM_TESTS(WarpLookback, lookback::WarpLookback)
 LOOKBACK_DETERMINISM_TESTS(Coarsened, lookback::Coarsened)
 LOOKBACK_DETERMINISM_TESTS(Pipelined, lookback::Pipelined)
 LOOKBACK_DETERMINISM_TESTS(Fallback, lookback::Fallback)
+
+namespace {
+
+// The deterministic default (Deterministic<DefaultConfig<T>>, with switches
+// of its own): at the last n of each tier this GPU runs and the next,
+// accurate and the same bits in three runs.
+template <class T>
+void deterministic_default_on_every_tier() {
+  using Cfg = lookback::Deterministic<lookback::DefaultConfig<T>>;
+  static_assert(Cfg::deterministic && lookback::is_size_adaptive_v<Cfg>);
+  std::vector<std::int64_t> bounds;
+  lt::tier_bounds<Cfg, T>(bounds);
+  ASSERT_GE(bounds.size(), 3u) << "small tiles, warp-lookback and at least one tier above";
+  for (std::size_t i = 0; i + 1 < bounds.size(); ++i)
+    for (const std::int64_t n : {bounds[i], bounds[i] + 1})
+      for (const Kind kind : {Kind::Inclusive, Kind::Exclusive}) {
+        SCOPED_TRACE(testing::Message() << "n = " << n << ", " << lt::name(kind));
+        accurate_and_deterministic<Cfg, T>(kind, 3, n);
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+}
+
+}  // namespace
+
+TEST(ScanDeterministic, DefaultOnEveryTierF32) {
+  LOOKBACK_REQUIRE_GPU();
+  deterministic_default_on_every_tier<float>();
+}
+TEST(ScanDeterministic, DefaultOnEveryTierF64) {
+  LOOKBACK_REQUIRE_GPU();
+  deterministic_default_on_every_tier<double>();
+}
 
 namespace {
 

@@ -232,7 +232,7 @@ TEST(DeviceAdaptive, DefaultWideHalfSwitchesBySizeU64) {
 }
 
 // The deterministic mode and the instrumented kernels of the wide shape
-// (Deterministic<DefaultConfig<double>> runs them on a wide GPU above 26
+// (Deterministic<DefaultConfig<double>> runs them on a wide GPU above 16
 // MiB), and a plan whose 2-bit epoch wraps every 4 launches, in place and
 // misaligned too.
 TEST(DeviceAdaptive, WideShapeDeterministicInstrumentedAndEpochWraps) {

@@ -127,16 +127,59 @@ static_assert(DefaultAdaptive<4>::picks_small<std::uint32_t>(std::int64_t{1} << 
               DefaultAdaptive<1>::picks_small<std::uint8_t>(std::int64_t{1} << 17) &&
               !DefaultAdaptive<1>::picks_small<std::uint8_t>((std::int64_t{1} << 17) + 1) &&
               DefaultAdaptive<4>::picks_small<float>(-1));
-// Deterministic and Instrumented reach every tier.
+// Deterministic reaches every tier; of a DefaultConfig it is the
+// deterministic default, with its own switches (config.hpp): 4-byte values
+// small tiles to 1.75 MiB, 224 x 44 to 14 MiB, coarsened to 16 MiB, then
+// pipelined; 8-byte values small tiles to 2 MiB, 224 x 20 to 12 MiB, then
+// pipelined, on wide GPUs the wide shape from 16 MiB of floating point and
+// 96 MiB of other values. Other configurations keep their tiers.
+template <class C>
+using Det = lookback::ScanConfig<C::variant, typename C::policy, true>;
 static_assert(
     std::is_same_v<lookback::Deterministic<DefaultAdaptive<4>>,
                    lookback::SizeAdaptive<
-                       lookback::ScanConfig<lookback::Variant::WarpLookback,
-                                            lookback::WarpLookbackSmallPolicy, true>,
-                       lookback::SizeAdaptive<lookback::Deterministic<lookback::WarpLookback>,
-                                              lookback::Deterministic<lookback::Pipelined>,
-                                              std::int64_t{16} << 20>,
-                       std::int64_t{2} << 20>>);
+                       Det<lookback::WarpLookbackSmall>,
+                       lookback::SizeAdaptive<
+                           Det<lookback::WarpLookback>,
+                           lookback::SizeAdaptive<Det<lookback::Coarsened>,
+                                                  Det<lookback::Pipelined>, std::int64_t{16} << 20>,
+                           std::int64_t{14} << 20>,
+                       std::int64_t{7} << 18>>);
+template <bool kFloatingPoint>
+using DetEightByte = lookback::SizeAdaptive<
+    Det<lookback::WarpLookbackSmall>,
+    lookback::SizeAdaptive<
+        Det<lookback::WarpLookback>,
+        lookback::DeviceAdaptive<
+            Det<lookback::Pipelined>,
+            lookback::SizeAdaptive<Det<lookback::Pipelined>, Det<lookback::PipelinedWide>,
+                                   kFloatingPoint ? std::int64_t{16} << 20
+                                                  : std::int64_t{96} << 20>,
+            lookback::kWideGBpsPerSm>,
+        std::int64_t{12} << 20>,
+    std::int64_t{2} << 20>;
+static_assert(
+    std::is_same_v<lookback::Deterministic<DefaultAdaptive<8, true>>, DetEightByte<true>> &&
+    std::is_same_v<lookback::Deterministic<DefaultAdaptive<8>>, DetEightByte<false>> &&
+    std::is_same_v<lookback::DeterministicDefaultConfig<double>, DetEightByte<true>>);
+// The same whatever flags the default carried first, and only once.
+static_assert(
+    std::is_same_v<lookback::Deterministic<lookback::Instrumented<DefaultAdaptive<4>>>,
+                   lookback::Instrumented<lookback::Deterministic<DefaultAdaptive<4>>>> &&
+    std::is_same_v<lookback::Deterministic<lookback::Deterministic<DefaultAdaptive<8, true>>>,
+                   DetEightByte<true>>);
+// 1- and 2-byte values: the default's tiers, each folding left; a
+// configuration other than a default likewise.
+static_assert(
+    std::is_same_v<lookback::Deterministic<DefaultAdaptive<2>>,
+                   lookback::SizeAdaptive<
+                       Det<lookback::WarpLookbackSmall>,
+                       lookback::SizeAdaptive<Det<lookback::WarpLookback>, Det<lookback::Pipelined>,
+                                              std::int64_t{5} << 19>,
+                       std::int64_t{1} << 20>> &&
+    std::is_same_v<lookback::Deterministic<Middle<4>>,
+                   lookback::SizeAdaptive<Det<lookback::WarpLookback>, Det<lookback::Pipelined>,
+                                          std::int64_t{16} << 20>>);
 static_assert(lookback::Instrumented<DefaultAdaptive<4>>::instrumented &&
               lookback::Instrumented<DefaultAdaptive<4>>::large::small::instrumented &&
               lookback::Instrumented<DefaultAdaptive<4>>::large::large::instrumented &&

@@ -8,7 +8,8 @@
 //   lookback::DeviceAdaptive<B, W, gbps> W on GPUs of at least `gbps` of DRAM
 //                                bandwidth per SM, B on the others
 //   lookback::Deterministic<C>   same variant, run-to-run bitwise identical
-//                                floating-point results
+//                                floating-point results (of DefaultConfig<T>:
+//                                DeterministicDefaultConfig<T>, own switches)
 //   lookback::ScanConfig<Variant, Policy, deterministic, instrumented,
 //                        scalar_path>       everything spelled out
 //
@@ -181,6 +182,38 @@ inline constexpr bool is_device_adaptive_v = false;
 template <class B, class W, int G>
 inline constexpr bool is_device_adaptive_v<DeviceAdaptive<B, W, G>> = true;
 
+namespace detail {
+// C with each whole configuration in it (C itself, or both halves of an
+// adaptive configuration, recursively) replaced by Map<that ScanConfig>::type:
+// the wrappers below and the bench's copies of the default (no scalar path)
+// take DefaultConfig's composition from here rather than repeating it.
+template <class C, template <class> class Map>
+struct map_configs {
+  using type = typename Map<C>::type;
+};
+template <class S, class L, std::int64_t B, template <class> class Map>
+struct map_configs<SizeAdaptive<S, L, B>, Map> {
+  using type =
+      SizeAdaptive<typename map_configs<S, Map>::type, typename map_configs<L, Map>::type, B>;
+};
+template <class B, class W, int G, template <class> class Map>
+struct map_configs<DeviceAdaptive<B, W, G>, Map> {
+  using type =
+      DeviceAdaptive<typename map_configs<B, Map>::type, typename map_configs<W, Map>::type, G>;
+};
+template <class C, template <class> class Map>
+using map_configs_t = typename map_configs<C, Map>::type;
+
+template <bool kDeterministic, bool kInstrumented>
+struct set_flags {
+  template <class C>
+  struct on {
+    using type =
+        ScanConfig<C::variant, typename C::policy, kDeterministic, kInstrumented, C::scalar_path>;
+  };
+};
+}  // namespace detail
+
 // What DeviceScan and ScanPlan use unless told otherwise: warp-lookback with
 // small tiles (WarpLookbackSmall, 4096 items of up to 4 bytes, 2048 of 8)
 // for small inputs, pipelined for large ones; Coarsened for values of other
@@ -315,41 +348,116 @@ using DefaultConfig =
                                     default_max_small_bytes(sizeof(T))>,
                        Coarsened>;
 
+// The deterministic default (what Deterministic<DefaultConfig<T>> is): its
+// own tiers, since the left fold costs each kernel differently. Folding left
+// from the closest PREFIX adds one dependent add per tile to the look-back
+// chain, so at sizes where the grid is about one wave the kernels of fewer,
+// larger tiles lose less (bench/results/h200/default-det/, quarter steps
+// from 2^17 to 2^23 items, two passes, H200; not yet checked on an H100):
+// - 4-byte values: the small tiles up to 1.75 MiB (7 x 2^16 items: level
+//   with 224 x 44 there, 2% behind at 2^19), 224 x 44 warp-lookback up to
+//   14 MiB (3.5 x 2^20 items), coarsened up to 16 MiB (at 2^22 f32 items
+//   coarsened-det 18.34 us, pipelined-det 18.61, 224 x 44 18.91; the
+//   default 17.55), pipelined above (1.9 us ahead of coarsened at 5 x 2^20).
+//   Mapping the default's tiers gave +8.2% at 2^22; these give +4.5%.
+// - 8-byte values: the small tiles up to 2 MiB (2^18 items; 224 x 20 is
+//   0.3 us ahead at 1.25 x 2^18), 224 x 20 warp-lookback up to 12 MiB
+//   (1.5 x 2^20 items; at 2^20 f64 13.36 us against the small tiles' 15.04,
+//   the default 12.72), pipelined above; on wide GPUs the wide shape from
+//   16 MiB for floating point (pipelined-det 0.2 us ahead at 2^21 items,
+//   the wide shape 0.5 us ahead at 2.5 x 2^20) and from the default's 96
+//   MiB for the others (integer sums fold bitwise alike anyway; not
+//   measured). Mapping the default's tiers gave +17.9% at 2^20 f64; these
+//   give +5%, and at most +10% at 2^21-2^22, where no deterministic kernel
+//   came within 9% of the default.
+// - 1- and 2-byte values and values of other sizes: the default's tiers,
+//   each folding left (not measured).
+template <class T>
+constexpr std::int64_t deterministic_max_small_bytes() {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "only 4- and 8-byte values have own switches");
+  return sizeof(T) == 4 ? std::int64_t{7} << 18 : std::int64_t{2} << 20;
+}
+template <class T>
+constexpr std::int64_t deterministic_max_middle_bytes() {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "only 4- and 8-byte values have own switches");
+  return sizeof(T) == 4 ? std::int64_t{14} << 20 : std::int64_t{12} << 20;
+}
+// 4-byte values: coarsened up to here, pipelined above.
+inline constexpr std::int64_t kDeterministicMaxCoarsenedBytes = std::int64_t{16} << 20;
+template <class T>
+constexpr std::int64_t deterministic_wide_switch_bytes() {
+  return std::is_floating_point_v<T> ? std::int64_t{16} << 20 : default_wide_switch_bytes<T>();
+}
 namespace detail {
-// C with each whole configuration in it (C itself, or both halves of an
-// adaptive configuration, recursively) replaced by Map<that ScanConfig>::type:
-// the wrappers below and the bench's copies of the default (no scalar path)
-// take DefaultConfig's composition from here rather than repeating it.
-template <class C, template <class> class Map>
-struct map_configs {
-  using type = typename Map<C>::type;
+template <class C>
+using deterministic_t = typename set_flags<true, false>::template on<C>::type;
+template <class T, std::size_t kBytes = sizeof(T)>
+struct deterministic_default {
+  using type = map_configs_t<DefaultConfig<T>, set_flags<true, false>::template on>;
 };
-template <class S, class L, std::int64_t B, template <class> class Map>
-struct map_configs<SizeAdaptive<S, L, B>, Map> {
-  using type =
-      SizeAdaptive<typename map_configs<S, Map>::type, typename map_configs<L, Map>::type, B>;
+template <class T>
+struct deterministic_default<T, 4> {
+  using above_middle = SizeAdaptive<deterministic_t<Coarsened>, deterministic_t<Pipelined>,
+                                    kDeterministicMaxCoarsenedBytes>;
+  using type = SizeAdaptive<deterministic_t<WarpLookbackSmall>,
+                            SizeAdaptive<deterministic_t<WarpLookback>, above_middle,
+                                         deterministic_max_middle_bytes<T>()>,
+                            deterministic_max_small_bytes<T>()>;
 };
-template <class B, class W, int G, template <class> class Map>
-struct map_configs<DeviceAdaptive<B, W, G>, Map> {
-  using type =
-      DeviceAdaptive<typename map_configs<B, Map>::type, typename map_configs<W, Map>::type, G>;
+template <class T>
+struct deterministic_default<T, 8> {
+  using above_middle =
+      by_device_t<deterministic_t<Pipelined>,
+                  SizeAdaptive<deterministic_t<Pipelined>, deterministic_t<PipelinedWide>,
+                               deterministic_wide_switch_bytes<T>()>>;
+  using type = SizeAdaptive<deterministic_t<WarpLookbackSmall>,
+                            SizeAdaptive<deterministic_t<WarpLookback>, above_middle,
+                                         deterministic_max_middle_bytes<T>()>,
+                            deterministic_max_small_bytes<T>()>;
 };
-template <class C, template <class> class Map>
-using map_configs_t = typename map_configs<C, Map>::type;
+}  // namespace detail
+template <class T>
+using DeterministicDefaultConfig = typename detail::deterministic_default<T>::type;
 
-template <bool kDeterministic, bool kInstrumented>
-struct set_flags {
-  template <class C>
-  struct on {
-    using type =
-        ScanConfig<C::variant, typename C::policy, kDeterministic, kInstrumented, C::scalar_path>;
-  };
+namespace detail {
+// The value type, of those whose DefaultConfigs the deterministic default
+// changes (4-byte values; 8-byte floating point and others), whose
+// DefaultConfig C is with its flags cleared; void for any other C.
+template <class C, class... Values>
+struct default_config_of {
+  using type = void;
+};
+template <class C, class V, class... Values>
+struct default_config_of<C, V, Values...> {
+  using type = std::conditional_t<std::is_same_v<C, DefaultConfig<V>>, V,
+                                  typename default_config_of<C, Values...>::type>;
+};
+static_assert(std::is_same_v<DefaultConfig<float>, DefaultConfig<std::uint32_t>> &&
+                  !std::is_same_v<DefaultConfig<double>, DefaultConfig<std::uint64_t>>,
+              "DefaultConfig tells 8-byte floating point apart and 4-byte values not: "
+              "default_config_of's value types must name each composition once");
+template <class C>
+using default_value_t =
+    typename default_config_of<map_configs_t<C, set_flags<false, false>::template on>,
+                               std::uint32_t, std::uint64_t, double>::type;
+// Deterministic<C>: a DefaultConfig (whatever its flags) becomes the
+// deterministic default, every other configuration its tiers folding left.
+template <class C, class Value = default_value_t<C>>
+struct deterministic_of {
+  using type = map_configs_t<DeterministicDefaultConfig<Value>,
+                             set_flags<true, C::instrumented>::template on>;
+};
+template <class C>
+struct deterministic_of<C, void> {
+  using type = map_configs_t<C, set_flags<true, C::instrumented>::template on>;
 };
 }  // namespace detail
 
+// Same configuration, run-to-run bitwise identical floating-point results:
+// each tier's protocol folds left (Fold::LeftFold); DefaultConfig<T>, with
+// or without Instrumented<>, becomes DeterministicDefaultConfig<T>'s tiers.
 template <class C>
-using Deterministic =
-    detail::map_configs_t<C, detail::set_flags<true, C::instrumented>::template on>;
+using Deterministic = typename detail::deterministic_of<C>::type;
 template <class C>
 using Instrumented =
     detail::map_configs_t<C, detail::set_flags<C::deterministic, true>::template on>;
