@@ -359,7 +359,8 @@ using DefaultConfig =
 //   14 MiB (3.5 x 2^20 items), coarsened up to 16 MiB (at 2^22 f32 items
 //   coarsened-det 18.34 us, pipelined-det 18.61, 224 x 44 18.91; the
 //   default 17.55), pipelined above (1.9 us ahead of coarsened at 5 x 2^20).
-//   Mapping the default's tiers gave +8.2% at 2^22; these give +4.5%.
+//   Mapping the default's tiers gave +8.2% at 2^22; these +5.4% (another
+//   session, three passes: default-det/switched/; worst +6.6% at 3.5 x 2^20).
 // - 8-byte values: the small tiles up to 2 MiB (2^18 items; 224 x 20 is
 //   0.3 us ahead at 1.25 x 2^18), 224 x 20 warp-lookback up to 12 MiB
 //   (1.5 x 2^20 items; at 2^20 f64 13.36 us against the small tiles' 15.04,
@@ -368,8 +369,8 @@ using DefaultConfig =
 //   the wide shape 0.5 us ahead at 2.5 x 2^20) and from the default's 96
 //   MiB for the others (integer sums fold bitwise alike anyway; not
 //   measured). Mapping the default's tiers gave +17.9% at 2^20 f64; these
-//   give +5%, and at most +10% at 2^21-2^22, where no deterministic kernel
-//   came within 9% of the default.
+//   +5.5% (switched/), and +9-11% from 1.75 x 2^20 to 2^22 items, where no
+//   deterministic kernel came within 9% of the default.
 // - 1- and 2-byte values and values of other sizes: the default's tiers,
 //   each folding left (not measured).
 template <class T>
@@ -420,9 +421,9 @@ template <class T>
 using DeterministicDefaultConfig = typename detail::deterministic_default<T>::type;
 
 namespace detail {
-// The value type, of those whose DefaultConfigs the deterministic default
-// changes (4-byte values; 8-byte floating point and others), whose
-// DefaultConfig C is with its flags cleared; void for any other C.
+// The one of Values whose DefaultConfig is C with its flags cleared; void if
+// none. Values name once each composition the deterministic default changes:
+// 4-byte values, 8-byte floating point, other 8-byte values.
 template <class C, class... Values>
 struct default_config_of {
   using type = void;
