@@ -295,6 +295,15 @@ void explore_protocol_groups(const Settings& s) {
   run_op<Case<double, OpKind::Sum, false>, double, false, BDefaultFor<double>,
          BDefaultDetFor<double>, BWarpSmallDet, BWarpDet, BCoarseDet, BPipelinedDet,
          BPipelinedWideDet>(s, "explore_default_det_f64", det_sizes, det_names_f64);
+  // Integer sums come out bitwise alike whatever the bracketing, so for them
+  // the deterministic default's left fold buys nothing: what it costs them
+  // is what running the default in its place would save.
+  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BDefaultFor<std::uint32_t>,
+         BDefaultDetFor<std::uint32_t>>(s, "explore_default_det_u32", det_sizes,
+                                        {"default", "default-det"});
+  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false, BDefaultFor<std::uint64_t>,
+         BDefaultDetFor<std::uint64_t>>(s, "explore_default_det_u64", det_sizes,
+                                        {"default", "default-det"});
 }
 
 }  // namespace lookback_bench

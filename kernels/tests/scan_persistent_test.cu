@@ -54,6 +54,10 @@ void check_plan_scan(lookback::ScanPlan<std::uint32_t, Cfg>& plan, std::int64_t 
   EXPECT_TRUE(lt::equal_exactly(lt::reference_scan(in, kind), got, kTile)) << "n = " << n;
 }
 
+// The count the launch clamps a persistent grid to is the occupancy API's
+// blocks per SM times the SMs, asked once per device and then cached. (That
+// a launch runs that many blocks, no fewer, is observed from the kernel's own
+// block ids: scan_trace_test, PipelinedGridIsTheResidentBlocks.)
 TEST(ScanPersistent, GridIsWhatTheDeviceHoldsAtOnce) {
   LOOKBACK_REQUIRE_GPU();
   int dev = 0, sms = 0;

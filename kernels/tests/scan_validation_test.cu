@@ -180,6 +180,7 @@ static_assert(
     std::is_same_v<lookback::Deterministic<Middle<4>>,
                    lookback::SizeAdaptive<Det<lookback::WarpLookback>, Det<lookback::Pipelined>,
                                           std::int64_t{16} << 20>>);
+// Instrumented reaches every tier of every default and sets no other flag.
 static_assert(lookback::Instrumented<DefaultAdaptive<4>>::instrumented &&
               lookback::Instrumented<DefaultAdaptive<4>>::large::small::instrumented &&
               lookback::Instrumented<DefaultAdaptive<4>>::large::large::instrumented &&

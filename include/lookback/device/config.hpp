@@ -392,29 +392,32 @@ constexpr std::int64_t deterministic_wide_switch_bytes() {
 namespace detail {
 template <class C>
 using deterministic_t = typename set_flags<true, false>::template on<C>::type;
+// Above the middle tier: what differs between 4- and 8-byte values. Values
+// of other sizes have no own tiers (no specialisation).
 template <class T, std::size_t kBytes = sizeof(T)>
+struct deterministic_above_middle {};
+template <class T>
+struct deterministic_above_middle<T, 4> {
+  using type = SizeAdaptive<deterministic_t<Coarsened>, deterministic_t<Pipelined>,
+                            kDeterministicMaxCoarsenedBytes>;
+};
+template <class T>
+struct deterministic_above_middle<T, 8> {
+  using type = by_device_t<deterministic_t<Pipelined>,
+                           SizeAdaptive<deterministic_t<Pipelined>, deterministic_t<PipelinedWide>,
+                                        deterministic_wide_switch_bytes<T>()>>;
+};
+template <class T, class = void>
 struct deterministic_default {
   using type = map_configs_t<DefaultConfig<T>, set_flags<true, false>::template on>;
 };
 template <class T>
-struct deterministic_default<T, 4> {
-  using above_middle = SizeAdaptive<deterministic_t<Coarsened>, deterministic_t<Pipelined>,
-                                    kDeterministicMaxCoarsenedBytes>;
-  using type = SizeAdaptive<deterministic_t<WarpLookbackSmall>,
-                            SizeAdaptive<deterministic_t<WarpLookback>, above_middle,
-                                         deterministic_max_middle_bytes<T>()>,
-                            deterministic_max_small_bytes<T>()>;
-};
-template <class T>
-struct deterministic_default<T, 8> {
-  using above_middle =
-      by_device_t<deterministic_t<Pipelined>,
-                  SizeAdaptive<deterministic_t<Pipelined>, deterministic_t<PipelinedWide>,
-                               deterministic_wide_switch_bytes<T>()>>;
-  using type = SizeAdaptive<deterministic_t<WarpLookbackSmall>,
-                            SizeAdaptive<deterministic_t<WarpLookback>, above_middle,
-                                         deterministic_max_middle_bytes<T>()>,
-                            deterministic_max_small_bytes<T>()>;
+struct deterministic_default<T, std::void_t<typename deterministic_above_middle<T>::type>> {
+  using type = SizeAdaptive<
+      deterministic_t<WarpLookbackSmall>,
+      SizeAdaptive<deterministic_t<WarpLookback>, typename deterministic_above_middle<T>::type,
+                   deterministic_max_middle_bytes<T>()>,
+      deterministic_max_small_bytes<T>()>;
 };
 }  // namespace detail
 template <class T>
