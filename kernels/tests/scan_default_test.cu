@@ -84,6 +84,8 @@ void one_query_serves_all(std::int64_t largest, std::initializer_list<std::int64
   for (const std::int64_t n : sizes) {
     const std::vector<T> in = lt::make_input<T>(n, 77 + n);
     LOOKBACK_CUDA_OK(cudaMemcpy(a.get(), in.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+    // Poison: the last size's output must not stand in for this one's.
+    LOOKBACK_CUDA_OK(cudaMemset(b.get(), 0xA5, n * sizeof(T)));
     std::size_t b_bytes = bytes;
     ASSERT_EQ(lookback::DeviceScan::InclusiveSum<Cfg>(temp.get(), b_bytes, a.get(), b.get(), n),
               cudaSuccess)

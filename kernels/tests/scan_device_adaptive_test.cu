@@ -93,6 +93,39 @@ TEST(DeviceAdaptive, PlanPicksByTheCurrentDevice) {
   plan_picks<Default>(wide);
 }
 
+// Not from the library's own reading of the runtime: GPUs recognised by
+// name, against their data sheets' DRAM bandwidth (within 10%; a misread
+// clock or bus width is off by far more) and the half the default must pick
+// on each (device_memory_test has the same GPUs' figures on the CPU). Longer
+// names first: "H100 PCIe" before "H100"; a GH200 (a name holding "H200",
+// with HBM3 or HBM3e) is not one of them.
+TEST(DeviceAdaptive, KnownGpusReportTheirDataSheetsBandwidth) {
+  LOOKBACK_REQUIRE_GPU();
+  int dev = 0;
+  LOOKBACK_CUDA_OK(cudaGetDevice(&dev));
+  cudaDeviceProp prop{};
+  LOOKBACK_CUDA_OK(cudaGetDeviceProperties(&prop, dev));
+  const std::string name = prop.name;
+  struct Known {
+    const char* name;
+    double tb_per_s;
+    bool wide;
+  };
+  constexpr Known kKnown[] = {{"H100 PCIe", 2.0, false},
+                              {"H100 NVL", 3.9, false},
+                              {"H200", 4.8, true},
+                              {"H100", 3.35, false}};
+  const Known* known = nullptr;
+  for (const Known& k : kKnown)
+    if (!known && name.find(k.name) != std::string::npos) known = &k;
+  if (!known || name.find("GH200") != std::string::npos)
+    GTEST_SKIP() << name << ": no data-sheet figures for this GPU here";
+  const double gbps = current_gbps_per_sm();
+  const double tb_per_s = gbps * prop.multiProcessorCount / 1000.0;
+  EXPECT_NEAR(tb_per_s, known->tb_per_s, 0.1 * known->tb_per_s) << name;
+  EXPECT_EQ(lookback::PipelinedByDevice<std::uint64_t>::picks_wide(gbps), known->wide) << name;
+}
+
 TEST(DeviceAdaptive, ThresholdsForceEitherHalf) {
   LOOKBACK_REQUIRE_GPU();
   plan_picks<AlwaysWide>(true);

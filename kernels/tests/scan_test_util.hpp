@@ -350,6 +350,13 @@ void run_matrix_case(std::int64_t n, Kind kind, Placement placement) {
       d_in += 3;
       break;
   }
+  // Poison both allocations first: a freed buffer can come back at the same
+  // address with an earlier case's output in it (the same input and
+  // reference), which would hide items this scan never wrote.
+  constexpr unsigned char kPoison = 0xA5;
+  const std::size_t allocated = (count + 4) * sizeof(T);
+  LOOKBACK_CUDA_OK(cudaMemset(a.get(), kPoison, allocated));
+  LOOKBACK_CUDA_OK(cudaMemset(b.get(), kPoison, allocated));
   if (count) {
     LOOKBACK_CUDA_OK(cudaMemcpy(d_in, in.data(), count * sizeof(T), cudaMemcpyHostToDevice));
   }
@@ -360,12 +367,24 @@ void run_matrix_case(std::int64_t n, Kind kind, Placement placement) {
   ASSERT_TRUE(temp);
   ASSERT_EQ(device_scan<Cfg>(temp.get(), bytes, d_in, d_out, n, kind), cudaSuccess)
       << last_error_message();
-  std::vector<T> got(count);
-  if (count) {
-    LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), d_out, count * sizeof(T), cudaMemcpyDeviceToHost));
-  }
+  // The output's whole allocation: the items, and around them poison that
+  // the scan must have left alone.
+  T* const out_base = d_out == d_in ? a.get() : b.get();
+  const std::size_t offset = static_cast<std::size_t>(d_out - out_base);
+  std::vector<unsigned char> all(allocated);
+  LOOKBACK_CUDA_OK(cudaMemcpy(all.data(), out_base, allocated, cudaMemcpyDeviceToHost));
   LOOKBACK_CUDA_OK(cudaDeviceSynchronize());
+  std::vector<T> got(count);
+  if (count) std::memcpy(got.data(), all.data() + offset * sizeof(T), count * sizeof(T));
   EXPECT_TRUE(equal_exactly(want, got, tile_items_for<Cfg, T>(n)));
+  for (std::size_t i = 0; i < allocated; ++i) {
+    const bool output = i >= offset * sizeof(T) && i < (offset + count) * sizeof(T);
+    if (!output && all[i] != kPoison) {
+      ADD_FAILURE() << "byte " << i << " of the output's allocation, outside the " << count
+                    << " items from item " << offset << ", was written";
+      break;
+    }
+  }
 }
 
 struct MatrixCase {

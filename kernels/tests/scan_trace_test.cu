@@ -39,6 +39,9 @@ std::vector<TileStamps> traced_scan(std::int64_t n, bool in_place,
   EXPECT_TRUE(a && b && stamps);
   if (!a || !b || !stamps) return {};
   T* d_out = in_place ? a.get() : b.get();
+  // Poison under an out-of-place output: a reused allocation may hold an
+  // earlier test's output of the same input.
+  EXPECT_EQ(cudaMemset(b.get(), 0xA5, n * sizeof(T)), cudaSuccess);
   EXPECT_EQ(cudaMemcpy(a.get(), in.data(), n * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
   EXPECT_EQ(cudaMemset(stamps.get(), 0, (tiles + kSpare) * sizeof(TileStamps)), cudaSuccess);
   lookback::ScanPlan<T, Cfg> plan;

@@ -8,6 +8,9 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -25,23 +28,48 @@ CliRun cli(std::vector<std::string> args) {
   return {code, out.str(), err.str()};
 }
 
-TEST(Cli, UsageErrorsExitTwoWithOneClearLine) {
-  for (const auto& args : std::vector<std::vector<std::string>>{
-           {"--bogus"},
-           {"--variant"},
-           {"--variant", "no-such-variant"},
-           {"--variant", "warp-lookback", "--tiles", "0"},
-           {"--variant", "warp-lookback", "--tiles", "x"},
-           {"--variant", "warp-lookback", "--memory-model", "tso"},
-           {"--mutant", "warp-lookback"},
-           {"--variant", "stop-at-aggregate"},
-           {"--variant", "warp-lookback", "--launches", "3"},
-           {"--list", "--all"},
-           {}}) {
-    const CliRun r = cli(args);
-    EXPECT_EQ(r.code, 2) << (args.empty() ? "(no args)" : args[0]);
-    EXPECT_EQ(r.err.rfind("lookback-check: ", 0), 0u) << r.err;
+// An error's one line on stderr, naming the problem (`what`): exit code 2,
+// and after the line the usage text where the command line itself is wrong
+// (`usage`), nothing where only its input is.
+void expect_one_line_error(const std::vector<std::string>& args, const std::string& what,
+                           bool usage = true) {
+  static const std::string kUsageText = cli({"--help"}).out;
+  const CliRun r = cli(args);
+  EXPECT_EQ(r.code, 2) << what;
+  EXPECT_TRUE(r.out.empty()) << what << "\n" << r.out;
+  std::string line = r.err;
+  if (usage) {
+    ASSERT_FALSE(kUsageText.empty());
+    ASSERT_GE(r.err.size(), kUsageText.size()) << r.err;
+    EXPECT_EQ(r.err.substr(r.err.size() - kUsageText.size()), kUsageText) << r.err;
+    line = r.err.substr(0, r.err.size() - kUsageText.size());
   }
+  EXPECT_EQ(line.rfind("lookback-check: ", 0), 0u) << line;
+  EXPECT_EQ(std::count(line.begin(), line.end(), '\n'), 1) << line;
+  EXPECT_NE(line.find(what), std::string::npos) << "expected '" << what << "' in: " << line;
+}
+
+TEST(Cli, UsageErrorsExitTwoWithOneClearLine) {
+  // cli() appends --quiet, which is then the value --variant lacks.
+  for (const auto& [args, what] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"--bogus"}, "unknown option '--bogus'"},
+           {{"--variant"}, "--variant needs a value, not the option '--quiet'"},
+           {{"--variant", "no-such-variant"}, "unknown variant 'no-such-variant' (see --list)"},
+           {{"--variant", "warp-lookback", "--tiles", "0"},
+            "--tiles: expected an integer in 1..16, got '0'"},
+           {{"--variant", "warp-lookback", "--tiles", "x"},
+            "--tiles: expected an integer in 1..16, got 'x'"},
+           {{"--variant", "warp-lookback", "--memory-model", "tso"},
+            "--memory-model: unknown value 'tso' (expected ptx|rc11|sc)"},
+           {{"--mutant", "warp-lookback"},
+            "'warp-lookback' is a production variant: use --variant"},
+           {{"--variant", "stop-at-aggregate"}, "'stop-at-aggregate' is a mutant: use --mutant"},
+           {{"--variant", "warp-lookback", "--launches", "3"},
+            "--launches: expected an integer in 1..2, got '3'"},
+           {{"--list", "--all"},
+            "choose one of --list, --all, --variant, --mutant, --litmus, --litmus-suite"},
+           {{}, "nothing to do"}})
+    expect_one_line_error(args, what);
 }
 
 TEST(Cli, HelpExitsZero) {

@@ -4,10 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <unistd.h>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "lookback/model/cli.hpp"
 #include "lookback/model/promela_export.hpp"
@@ -263,22 +266,54 @@ TEST(PromelaExportCli, WritesTheModelAndChecksNothing) {
   std::filesystem::remove(path);
 }
 
-TEST(PromelaExportCli, ErrorsExitTwoWithOneLine) {
-  for (const auto& args : std::vector<std::vector<std::string>>{
-           {"--variant", "warp-lookback", "--emit-promela", "/nonexistent-dir/m.pml"},
-           {"--all", "--emit-promela", "m.pml"},
-           {"--variant", "warp-lookback", "--memory-model", "ptx", "--emit-promela", "m.pml"},
-           {"--mutant", "split-value-overwritten", "--layout", "packed", "--emit-promela", "m.pml"},
-           {"--variant", "warp-lookback", "--tiles", "16", "--emit-promela", "m.pml"}}) {
-    const CliRun r = cli(args);
-    EXPECT_EQ(r.code, 2) << args.back();
-    EXPECT_EQ(r.err.rfind("lookback-check: ", 0), 0u) << r.err;
+// An error's one line on stderr, naming the problem (`what`): exit code 2,
+// and after the line the usage text where the command line itself is wrong
+// (`usage`), nothing where only its input is.
+void expect_one_line_error(const std::vector<std::string>& args, const std::string& what,
+                           bool usage) {
+  static const std::string kUsageText = cli({"--help"}).out;
+  const CliRun r = cli(args);
+  EXPECT_EQ(r.code, 2) << what;
+  EXPECT_TRUE(r.out.empty()) << what << "\n" << r.out;
+  std::string line = r.err;
+  if (usage) {
+    ASSERT_FALSE(kUsageText.empty());
+    ASSERT_GE(r.err.size(), kUsageText.size()) << r.err;
+    EXPECT_EQ(r.err.substr(r.err.size() - kUsageText.size()), kUsageText) << r.err;
+    line = r.err.substr(0, r.err.size() - kUsageText.size());
   }
+  EXPECT_EQ(line.rfind("lookback-check: ", 0), 0u) << line;
+  EXPECT_EQ(std::count(line.begin(), line.end(), '\n'), 1) << line;
+  EXPECT_TRUE(has(line, what)) << "expected '" << what << "' in: " << line;
+}
+
+TEST(PromelaExportCli, ErrorsExitTwoWithOneLine) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string what;
+    bool usage;  // a bad command line (the usage text follows), not a bad input
+  };
+  for (const Case& c : std::vector<Case>{
+           {{"--variant", "warp-lookback", "--emit-promela", "/nonexistent-dir/m.pml"},
+            "cannot write /nonexistent-dir/m.pml: No such file or directory",
+            false},
+           {{"--all", "--emit-promela", "m.pml"}, "--emit-promela does not apply to --all", true},
+           {{"--variant", "warp-lookback", "--memory-model", "ptx", "--emit-promela", "m.pml"},
+            "--emit-promela models interleavings only: use --memory-model sc or none",
+            true},
+           // An instance the explorer refuses names the variant.
+           {{"--mutant", "split-value-overwritten", "--layout", "packed", "--emit-promela",
+             "m.pml"},
+            "split-value-overwritten: split-value-overwritten needs the split layout",
+            false},
+           {{"--variant", "warp-lookback", "--tiles", "16", "--emit-promela", "m.pml"},
+            "warp-lookback: --emit-promela supports at most 15 tiles",
+            false}})
+    expect_one_line_error(c.args, c.what, c.usage);
   const CliRun bad_path =
       cli({"--variant", "warp-lookback", "--emit-promela", "/nonexistent-dir/m.pml"});
   EXPECT_EQ(bad_path.err,
             "lookback-check: cannot write /nonexistent-dir/m.pml: No such file or directory\n");
-  // An instance the explorer refuses names the variant.
   const CliRun refused =
       cli({"--mutant", "split-value-overwritten", "--layout", "packed", "--emit-promela", "m.pml"});
   EXPECT_EQ(refused.err.rfind("lookback-check: split-value-overwritten: ", 0), 0u) << refused.err;

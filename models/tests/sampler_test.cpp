@@ -5,9 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <random>
 #include <set>
 #include <stdexcept>
+#include <utility>
 
 #include "lookback/model/protocol_model.hpp"
 #include "lookback/protocol/catalogue.hpp"
@@ -107,20 +109,31 @@ TEST(Sampler, ReachesExactlyTheExplorersExecutions) {
     System sys = protocol_system(k.variant, k.tiles, k.layout);
     for (std::size_t t = 0; t < sys.symmetry_class.size(); ++t)
       sys.symmetry_class[t] = -1 - static_cast<int>(t);
+    // Both sides name a graph as the explorer identifies it: interchangeable
+    // locations by value (the explorer reports one graph of each such class).
+    auto fingerprint = [&](const ExecutionGraph& g) {
+      return g.fingerprint({}, sys.interchangeable);
+    };
+    std::set<std::pair<std::uint64_t, std::uint64_t>> explored;
     ExploreOptions opt;
     opt.model = k.model;
     opt.symmetry = false;
     opt.check_termination = false;
+    opt.on_execution = [&](const ExecutionGraph& g) { explored.insert(fingerprint(g)); };
+    // A voided search is run again: only the last one's executions count.
+    opt.on_restart = [&] { explored.clear(); };
     const ExploreResult all = explore(sys, opt);
     ASSERT_TRUE(all.passed());
+    ASSERT_EQ(explored.size(), all.executions) << k.variant << ", " << k.tiles << " tiles";
     std::set<std::pair<std::uint64_t, std::uint64_t>> seen;
     std::mt19937 rng(5);
     for (int i = 0; i < 3000; ++i) {
       const Sample s = sample_execution(sys, random_choices(rng, 400), under(k.model));
       ASSERT_FALSE(s.violation) << s.violation->message;
-      seen.insert(s.graph.fingerprint());
+      seen.insert(fingerprint(s.graph));
     }
     EXPECT_EQ(seen.size(), all.executions) << k.variant << ", " << k.tiles << " tiles";
+    EXPECT_EQ(seen, explored) << k.variant << ", " << k.tiles << " tiles";
   }
 }
 

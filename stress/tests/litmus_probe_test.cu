@@ -56,8 +56,13 @@ TEST_P(LitmusProbeGpu, CountsAreConsistentAndForbiddenOutcomesAbsent) {
   EXPECT_EQ(r.name, ls::to_string(shape));
   EXPECT_GT(r.instances, 0u);
   EXPECT_GE(r.instances, config.instances);  // the budget is generous
-  EXPECT_EQ(r.outcomes[0] + r.outcomes[1] + r.outcomes[2] + r.outcomes[3], r.instances);
-  EXPECT_EQ(r.weak, r.outcomes[ls::weak_outcome_index(shape)]);
+  // The two threads of an instance did overlap: the outcome only an
+  // interleaving gives (MP: the flag still 0 but the data already 1; SB: both
+  // see the other's store; LB: both load before either stores) was seen, so
+  // a weak count of 0 below is evidence, not threads that ran one after the
+  // other. (run_litmus_probe itself checks that the outcomes add up.)
+  const int interleaved = shape == LitmusShape::SB ? 3 : shape == LitmusShape::LB ? 0 : 1;
+  EXPECT_GT(r.outcomes[interleaved], 0u) << r.name << ": no instance overlapped";
   if (!r.weak_allowed_by_ptx)
     EXPECT_EQ(r.weak, 0u) << "FINDING: " << r.name << " showed the outcome " << r.weak_outcome
                           << ", which the PTX memory model forbids, " << r.weak << " times in "

@@ -66,19 +66,17 @@ struct CheckRun {
 inline constexpr int kDefaultTiles = 4;
 inline constexpr int kDefaultWindow = 2;
 inline constexpr int kDefaultReuseTiles = 3;  // per check with two launches
-// The fallback has the largest state spaces. Every production variant runs
-// at kDefaultTiles; the largest is the in-place fallback on the split layout
-// (a fallback's value-word store follows its validation fence, so which
-// store a reader takes is not interchangeable, models/src/interchangeable.hpp):
-// 1,221,436 executions, 24.9M graphs (README.md, "Default bounds", has
-// its time). Fallback mutants on the split layout or in place stay at
-// 3 tiles, where each is killed in about a second (at 4 some take over
-// 10 s). A 4-tile run is one flag away: --tiles 4.
+// Fallback mutants on the split layout or in place: 3 tiles, where each is
+// killed in about a second (at 4 some take over 10 s; --tiles 4 runs them).
+// A fallback's value-word store follows its validation fence, so which store
+// a reader takes is not interchangeable (models/src/interchangeable.hpp) and
+// these layouts grow fastest: the one-tile in-place fallback on the split
+// layout at 4 tiles had 1,221,436 executions and 24.9M graphs.
 inline constexpr int kDefaultFallbackTiles = 3;
 // Persistent variants (two tiles per block) run half as many blocks as tiles
 // (protocol_model.hpp, Instance::blocks): 6 tiles on 3 blocks, so every block
 // may hold two tiles at once (pipelined: 23,214 executions packed, where
-// its publishes are relaxed; 17,184 and 3.2M graphs split);
+// its publishes are relaxed; 22,206 and 2.9M graphs split);
 // the reuse check 4 tiles on 2 blocks, so the first launch has 2 tiles on 2
 // blocks and a block can finish while the other has not drawn its last
 // ticket (what count-tiles-not-blocks gets wrong).
@@ -86,7 +84,8 @@ inline constexpr int kDefaultPersistentTiles = 6;
 inline constexpr int kDefaultPersistentReuseTiles = 4;
 // A persistent fallback (the `fallback` variants): 5 tiles on 2 blocks, so
 // every block holds two tiles at once and a look-back of tile 4 may fall back
-// on tiles of both blocks, each of which may be held by a block that stopped.
+// on tiles of both blocks, each of which may be held by a block that stopped
+// (fallback-inplace, the largest default run: 272,042 executions, 5.1M graphs).
 // 6 tiles on 3 blocks ran past 5.5M executions without finishing; 5 tiles on
 // 3 blocks takes 36 s packed and minutes in place.
 inline constexpr int kDefaultPersistentFallbackTiles = 5;
