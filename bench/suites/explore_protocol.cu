@@ -304,6 +304,17 @@ void explore_protocol_groups(const Settings& s) {
   run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false, BDefaultFor<std::uint64_t>,
          BDefaultDetFor<std::uint64_t>>(s, "explore_default_det_u64", det_sizes,
                                         {"default", "default-det"});
+  // The same pipelined kernels, deterministic or not, on u64 and f64 sums:
+  // on the H200 (2026-12-02) u64's deterministic default fell 20-32% behind
+  // its default from 14 MiB, where f64's pipelined-det was 9-11%.
+  const auto by_type_sizes = powers_of_two(s, {20, 21, 22, 23, 24, 26, 28});
+  const std::vector<const char*> by_type_names = {"pipelined", "pipelined-det", "pipelined-wide",
+                                                  "pipelined-wide-det"};
+  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false, BPipelined, BPipelinedDet,
+         BPipelinedWide, BPipelinedWideDet>(s, "explore_det_by_type_u64", by_type_sizes,
+                                            by_type_names);
+  run_op<Case<double, OpKind::Sum, false>, double, false, BPipelined, BPipelinedDet, BPipelinedWide,
+         BPipelinedWideDet>(s, "explore_det_by_type_f64", by_type_sizes, by_type_names);
 }
 
 }  // namespace lookback_bench
