@@ -4,7 +4,8 @@
 // PREFIX) at several sizes, under forced
 // stalls of every second tile, and with sleeping tiles placed where others
 // wait for them and where none does. One line per configuration and size,
-// and a stats_* row in the CSV.
+// and a stats_* row in the CSV. u32 inclusive sums, and the pipelined
+// kernels on u64 and f64 sums with and without the deterministic mode.
 
 #include <cuda_runtime.h>
 
@@ -26,11 +27,18 @@ namespace lookback_bench {
 
 namespace {
 
-template <class Cfg>
+template <class T>
+__global__ void fill_small(T* p, std::int64_t n) {
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    p[i] = static_cast<T>(lookback::splitmix64(static_cast<std::uint64_t>(i)) % 9);
+}
+
+template <class Cfg, class T = std::uint32_t>
 void stats_one(const char* name, std::int64_t n, const char* perturbation,
-               const lookback::device::Perturbation& perturb, Pools<std::uint32_t>& pools,
-               cudaStream_t stream, bool quick) {
-  lookback::ScanPlan<std::uint32_t, Cfg> plan;
+               const lookback::device::Perturbation& perturb, Pools<T>& pools, cudaStream_t stream,
+               bool quick) {
+  lookback::ScanPlan<T, Cfg> plan;
   CHECK_CUDA(plan.init(n, stream));
   lookback::Options o;
   o.perturb = perturb;
@@ -44,7 +52,7 @@ void stats_one(const char* name, std::int64_t n, const char* perturbation,
   CHECK_CUDA(plan.InclusiveSum(pools.in_slice(n, 0), pools.out_slice(n, 0), n, stream, o));
   lookback::LookbackStats st{};
   CHECK_CUDA(plan.read_stats(st, stream));
-  const double tiles = static_cast<double>(lookback::detail::tiles_for<Cfg, std::uint32_t>(n));
+  const double tiles = static_cast<double>(lookback::detail::tiles_for<Cfg, T>(n));
   std::printf(
       "%-20s n=%-11lld %-22s %10.2f us  windows/tile %.3f  spins/tile %.3f  "
       "fallbacks %llu (won %llu)  rereads/tile %.3f (restarted %llu)\n",
@@ -133,6 +141,31 @@ void stats_suite(const Settings& s) {
       stats_one<IF>("fallback", n, label.c_str(), q, pools, stream, s.quick);
     }
   }
+  // 8-byte sums (2026-12-02): on an H200 the deterministic pipelined kernels
+  // ran 17-23% behind their non-deterministic selves on u64 and 4-9% on f64
+  // (bench/results/h200/default-det/integer/); whether the look-backs do
+  // more there (windows passed, spins, re-reads) or the same work slower.
+  std::printf("\n== u64 and f64 inclusive sums ==\n");
+  const auto eight_byte = [&](auto value, const char* type, bool small_values) {
+    using T = decltype(value);
+    Pools<T> pools8(std::int64_t{1} << std::min(s.max_log, 24));
+    if (small_values) {  // what f64 gets (-4 .. 4), as u64 0 .. 8: whether the data matters
+      fill_small<<<1024, 256>>>(pools8.in, static_cast<std::int64_t>(pools8.pool_items));
+      CHECK_CUDA(cudaGetLastError());
+      CHECK_CUDA(cudaDeviceSynchronize());
+    }
+    for (const int l : {21, 22, 24}) {
+      if (l > s.max_log) continue;
+      const std::int64_t n8 = std::int64_t{1} << l;
+      const std::string det = std::string("pipelined-det-") + type;
+      const std::string plain = std::string("pipelined-") + type;
+      stats_one<IP, T>(plain.c_str(), n8, "-", none, pools8, stream, s.quick);
+      stats_one<IPdet, T>(det.c_str(), n8, "-", none, pools8, stream, s.quick);
+    }
+  };
+  eight_byte(std::uint64_t{}, "u64", false);
+  eight_byte(std::uint64_t{}, "u64-small", true);
+  eight_byte(double{}, "f64", false);
   CHECK_CUDA(cudaStreamDestroy(stream));
 }
 

@@ -16,7 +16,13 @@
 #include "lookback/model/promela_export.hpp"
 #include "lookback/model/protocol_model.hpp"
 
+#include "cli_run.hpp"
+
 namespace {
+
+using lookback::model::testing::cli;
+using lookback::model::testing::CliRun;
+using lookback::model::testing::expect_one_line_error;
 
 using namespace lookback::model;
 using namespace lookback::protocol;
@@ -239,18 +245,6 @@ TEST(PromelaExport, TheHandOverStoresTheEpochTheSpecGives) {
   }
 }
 
-struct CliRun {
-  int code;
-  std::string out, err;
-};
-
-CliRun cli(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  args.push_back("--quiet");
-  const int code = run_cli(args, out, err);
-  return {code, out.str(), err.str()};
-}
-
 TEST(PromelaExportCli, WritesTheModelAndChecksNothing) {
   const auto path = std::filesystem::temp_directory_path() /
                     ("lookback-emit-" + std::to_string(::getpid()) + ".pml");
@@ -264,27 +258,6 @@ TEST(PromelaExportCli, WritesTheModelAndChecksNothing) {
   EXPECT_TRUE(has(text.str(), "variant 'stop-at-aggregate'"));
   EXPECT_TRUE(has(text.str(), "3 tiles, window 2"));
   std::filesystem::remove(path);
-}
-
-// An error's one line on stderr, naming the problem (`what`): exit code 2,
-// and after the line the usage text where the command line itself is wrong
-// (`usage`), nothing where only its input is.
-void expect_one_line_error(const std::vector<std::string>& args, const std::string& what,
-                           bool usage) {
-  static const std::string kUsageText = cli({"--help"}).out;
-  const CliRun r = cli(args);
-  EXPECT_EQ(r.code, 2) << what;
-  EXPECT_TRUE(r.out.empty()) << what << "\n" << r.out;
-  std::string line = r.err;
-  if (usage) {
-    ASSERT_FALSE(kUsageText.empty());
-    ASSERT_GE(r.err.size(), kUsageText.size()) << r.err;
-    EXPECT_EQ(r.err.substr(r.err.size() - kUsageText.size()), kUsageText) << r.err;
-    line = r.err.substr(0, r.err.size() - kUsageText.size());
-  }
-  EXPECT_EQ(line.rfind("lookback-check: ", 0), 0u) << line;
-  EXPECT_EQ(std::count(line.begin(), line.end(), '\n'), 1) << line;
-  EXPECT_TRUE(has(line, what)) << "expected '" << what << "' in: " << line;
 }
 
 TEST(PromelaExportCli, ErrorsExitTwoWithOneLine) {
