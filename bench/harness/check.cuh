@@ -25,17 +25,19 @@
 
 namespace lookback_bench {
 
-// Integers use all bits (sums wrap); floats are integers in [-4, 4], so every
-// association of their sums is exact and outputs can be compared bitwise.
+// Integers use all bits (sums wrap), or with small_values are 0 .. 8 (as
+// many values as the floats get, for telling the data's effect from the
+// type's); floats are integers in [-4, 4], so every association of their
+// sums is exact and outputs can be compared bitwise.
 template <class T>
-__global__ void fill(T* p, std::int64_t n, std::uint64_t seed) {
+__global__ void fill(T* p, std::int64_t n, std::uint64_t seed, bool small_values = false) {
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
     const std::uint64_t r = lookback::splitmix64(seed + static_cast<std::uint64_t>(i));
     if constexpr (std::is_floating_point_v<T>) {
       p[i] = static_cast<T>(static_cast<int>(r % 9) - 4);
     } else {
-      p[i] = static_cast<T>(r);
+      p[i] = static_cast<T>(small_values ? r % 9 : r);
     }
   }
 }

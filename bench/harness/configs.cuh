@@ -50,12 +50,13 @@ static_assert(std::is_same_v<BDefaultFor<std::uint32_t>::small, BWarpSmall> &&
               std::is_same_v<BDefaultFor<std::uint64_t>::large::wide::small, BPipelined> &&
               std::is_same_v<BDefaultFor<std::uint64_t>::large::wide::large, BPipelinedWide>);
 // The deterministic mode as a user asks for it: Deterministic<DefaultConfig<T>>
-// (the deterministic default, with its own switches), likewise without the
-// scalar path.
+// (the deterministic default, with its own switches; on integers the default:
+// runs_on_t), likewise without the scalar path.
 template <class T>
-using BDefaultDetFor =
-    lookback::detail::map_configs_t<lookback::Deterministic<lookback::DefaultConfig<T>>,
-                                    WithoutScalarPath>;
+using BDefaultDetFor = lookback::detail::map_configs_t<
+    lookback::runs_on_t<lookback::Deterministic<lookback::DefaultConfig<T>>, T>, WithoutScalarPath>;
+static_assert(std::is_same_v<BDefaultDetFor<std::uint32_t>, BDefaultFor<std::uint32_t>> &&
+              std::is_same_v<BDefaultDetFor<std::uint64_t>, BDefaultFor<std::uint64_t>>);
 static_assert(std::is_same_v<BDefaultDetFor<float>::small, BWarpSmallDet> &&
               std::is_same_v<BDefaultDetFor<float>::large::small, BWarpDet> &&
               std::is_same_v<BDefaultDetFor<float>::large::large::small, BCoarseDet> &&

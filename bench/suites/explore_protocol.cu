@@ -295,18 +295,12 @@ void explore_protocol_groups(const Settings& s) {
   run_op<Case<double, OpKind::Sum, false>, double, false, BDefaultFor<double>,
          BDefaultDetFor<double>, BWarpSmallDet, BWarpDet, BCoarseDet, BPipelinedDet,
          BPipelinedWideDet>(s, "explore_default_det_f64", det_sizes, det_names_f64);
-  // Integer sums come out bitwise alike whatever the bracketing, so for them
-  // the deterministic default's left fold buys nothing: what it costs them
-  // is what running the default in its place would save.
-  run_op<Case<std::uint32_t, OpKind::Sum, false>, std::uint32_t, false, BDefaultFor<std::uint32_t>,
-         BDefaultDetFor<std::uint32_t>>(s, "explore_default_det_u32", det_sizes,
-                                        {"default", "default-det"});
-  run_op<Case<std::uint64_t, OpKind::Sum, false>, std::uint64_t, false, BDefaultFor<std::uint64_t>,
-         BDefaultDetFor<std::uint64_t>>(s, "explore_default_det_u64", det_sizes,
-                                        {"default", "default-det"});
-  // The same pipelined kernels, deterministic or not, on u64 and f64 sums:
-  // on the H200 (2026-12-02) u64's deterministic default fell 20-32% behind
-  // its default from 14 MiB, where f64's pipelined-det was 9-11%.
+  // Integer sums come out bitwise alike whatever the bracketing, so the
+  // deterministic default runs the default on them (runs_on_t, since
+  // 2026-12-02; before, 20-32% behind it on u64 from 14 MiB:
+  // bench/results/h200/default-det/integer/). What the left fold costs them
+  // shows in the same kernels on u64 and f64 sums: on the H200 (2026-12-02)
+  // u64's pipelined-det 17-23% behind pipelined, f64's 3.5-8.9%.
   const auto by_type_sizes = powers_of_two(s, {20, 21, 22, 23, 24, 26, 28});
   const std::vector<const char*> by_type_names = {"pipelined", "pipelined-det", "pipelined-wide",
                                                   "pipelined-wide-det"};

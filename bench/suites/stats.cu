@@ -27,13 +27,6 @@ namespace lookback_bench {
 
 namespace {
 
-template <class T>
-__global__ void fill_small(T* p, std::int64_t n) {
-  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
-    p[i] = static_cast<T>(lookback::splitmix64(static_cast<std::uint64_t>(i)) % 9);
-}
-
 template <class Cfg, class T = std::uint32_t>
 void stats_one(const char* name, std::int64_t n, const char* perturbation,
                const lookback::device::Perturbation& perturb, Pools<T>& pools, cudaStream_t stream,
@@ -150,15 +143,15 @@ void stats_suite(const Settings& s) {
     using T = decltype(value);
     Pools<T> pools8(std::int64_t{1} << std::min(s.max_log, 24));
     if (small_values) {  // what f64 gets (-4 .. 4), as u64 0 .. 8: whether the data matters
-      fill_small<<<1024, 256>>>(pools8.in, static_cast<std::int64_t>(pools8.pool_items));
+      fill<<<1024, 256>>>(pools8.in, static_cast<std::int64_t>(pools8.pool_items), 12345, true);
       CHECK_CUDA(cudaGetLastError());
       CHECK_CUDA(cudaDeviceSynchronize());
     }
+    const std::string det = std::string("pipelined-det-") + type;
+    const std::string plain = std::string("pipelined-") + type;
     for (const int l : {21, 22, 24}) {
       if (l > s.max_log) continue;
       const std::int64_t n8 = std::int64_t{1} << l;
-      const std::string det = std::string("pipelined-det-") + type;
-      const std::string plain = std::string("pipelined-") + type;
       stats_one<IP, T>(plain.c_str(), n8, "-", none, pools8, stream, s.quick);
       stats_one<IPdet, T>(det.c_str(), n8, "-", none, pools8, stream, s.quick);
     }

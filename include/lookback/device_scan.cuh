@@ -38,7 +38,8 @@
 // lookback::WarpLookback, lookback::Coarsened, lookback::Pipelined,
 // lookback::Fallback, lookback::Deterministic<C> (bitwise run-to-run
 // identical floating point; of the default, DeterministicDefaultConfig<T>,
-// whose tiers switch where the deterministic kernels do), or a
+// whose tiers switch where the deterministic kernels do, and which on
+// integers, exact in any bracketing, runs the default: runs_on_t), or a
 // lookback::ScanConfig<...> with your own TilePolicy, or a
 // lookback::SizeAdaptive<Small, Large, bytes> that picks one of two by the
 // size of each call's input. Without one,
@@ -110,7 +111,7 @@ template <class Config, bool kExclusive, class T, class Op>
 cudaError_t stateless_scan(void* d_temp, std::size_t& temp_bytes, const T* in, T* out,
                            std::int64_t n, Op op, T init, cudaStream_t stream,
                            const Options& options) {
-  using Cfg = config_or_default<Config, T>;
+  using Cfg = runs_on_t<config_or_default<Config, T>, T>;
   if (d_temp != nullptr)
     if (const cudaError_t e = validate_watchdog(options.watchdog_rounds, options.check_errors);
         e != cudaSuccess)
@@ -236,12 +237,14 @@ inline cudaError_t check_plan_device(int plan_device, int current_device) {
 }  // namespace detail
 
 // Persistent temp storage for scans of T with one configuration
-// (Reset::Epoch: one launch per scan, no memset).
-template <class T, class Config = DefaultConfig<T>>
+// (Reset::Epoch: one launch per scan, no memset). Runs: what Config runs on
+// T (runs_on_t: the deterministic default on integers runs the default);
+// leave it to its default.
+template <class T, class Config = DefaultConfig<T>, class Runs = runs_on_t<Config, T>>
 class ScanPlan {
  public:
-  static constexpr protocol::Protocol kProtocol = Config::protocol;
-  static constexpr protocol::Protocol kProtocolInPlace = Config::protocol_in_place;
+  static constexpr protocol::Protocol kProtocol = Runs::protocol;
+  static constexpr protocol::Protocol kProtocolInPlace = Runs::protocol_in_place;
   static_assert(device::descriptor_shape<kProtocol, T>() ==
                 device::descriptor_shape<kProtocolInPlace, T>());
 
@@ -261,8 +264,8 @@ class ScanPlan {
   // most this configuration takes] is taken as the nearer end of that range
   // (init() refuses it): the tile count stays defined.
   static std::size_t storage_bytes(std::int64_t max_items) {
-    const std::int64_t n = std::clamp(max_items, std::int64_t{0}, detail::max_items<Config, T>());
-    return device::temp_storage_bytes(detail::tiles_for<Config, T>(n),
+    const std::int64_t n = std::clamp(max_items, std::int64_t{0}, detail::max_items<Runs, T>());
+    return device::temp_storage_bytes(detail::tiles_for<Runs, T>(n),
                                       device::descriptor_shape<kProtocol, T>());
   }
 
@@ -275,8 +278,7 @@ class ScanPlan {
   // it was; a failed allocation or zeroing leaves it empty (as if
   // default-constructed).
   cudaError_t init(std::int64_t max_items, cudaStream_t stream = 0) {
-    if (cudaError_t e = detail::check_plan_capacity<Config, T>(max_items); e != cudaSuccess)
-      return e;
+    if (cudaError_t e = detail::check_plan_capacity<Runs, T>(max_items); e != cudaSuccess) return e;
     if (cudaError_t e = detail::validate_stream(stream, true); e != cudaSuccess) return e;
     int device = -1;
     if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
@@ -346,7 +348,7 @@ class ScanPlan {
   // Only instrumented kernels count: a production plan's statistics would
   // read as zeros, which look like a scan that never waited.
   cudaError_t check_stats_call() const {
-    if (!Config::instrumented)
+    if (!Runs::instrumented)
       return detail::fail(cudaErrorInvalidValue,
                           "look-back statistics need an instrumented configuration "
                           "(lookback::Instrumented<Cfg>)");
@@ -367,10 +369,10 @@ class ScanPlan {
     if (cudaError_t e = detail::check_plan_device(device_, current); e != cudaSuccess) return e;
     std::size_t bytes = bytes_;
     if (static_cast<const void*>(in) == static_cast<const void*>(out))
-      return detail::scan_with_protocol<Config, kProtocolInPlace, kExclusive>(
+      return detail::scan_with_protocol<Runs, kProtocolInPlace, kExclusive>(
           storage_, bytes, in, out, n, op, init, stream, options);
-    return detail::scan_with_protocol<Config, kProtocol, kExclusive>(storage_, bytes, in, out, n,
-                                                                     op, init, stream, options);
+    return detail::scan_with_protocol<Runs, kProtocol, kExclusive>(storage_, bytes, in, out, n, op,
+                                                                   init, stream, options);
   }
   void swap(ScanPlan& o) noexcept {
     std::swap(storage_, o.storage_);
@@ -428,9 +430,10 @@ class ForwardingPlan {
 // only when the capacity goes past the small one's share. Each launch runs on
 // the plan that its n picks. A half may itself be a SizeAdaptive (its plan is
 // then this class again).
-template <class T, class Small, class Large, std::int64_t MaxSmallBytes>
-class ScanPlan<T, SizeAdaptive<Small, Large, MaxSmallBytes>>
-    : public detail::ForwardingPlan<ScanPlan<T, SizeAdaptive<Small, Large, MaxSmallBytes>>, T> {
+template <class T, class Config, class Small, class Large, std::int64_t MaxSmallBytes>
+class ScanPlan<T, Config, SizeAdaptive<Small, Large, MaxSmallBytes>>
+    : public detail::ForwardingPlan<ScanPlan<T, Config, SizeAdaptive<Small, Large, MaxSmallBytes>>,
+                                    T> {
   friend class detail::ForwardingPlan<ScanPlan, T>;
   using Adaptive = SizeAdaptive<Small, Large, MaxSmallBytes>;
   static constexpr std::int64_t kMaxSmallItems = Adaptive::template max_small_items<T>();
@@ -498,9 +501,10 @@ class ScanPlan<T, SizeAdaptive<Small, Large, MaxSmallBytes>>
 // A plan for a DeviceAdaptive configuration: the plan of the half that the
 // device current at init() picks, and nothing of the other (its storage
 // belongs to that half's kernels: Reset::Epoch).
-template <class T, class Base, class Wide, int WideGBpsPerSm>
-class ScanPlan<T, DeviceAdaptive<Base, Wide, WideGBpsPerSm>>
-    : public detail::ForwardingPlan<ScanPlan<T, DeviceAdaptive<Base, Wide, WideGBpsPerSm>>, T> {
+template <class T, class Config, class Base, class Wide, int WideGBpsPerSm>
+class ScanPlan<T, Config, DeviceAdaptive<Base, Wide, WideGBpsPerSm>>
+    : public detail::ForwardingPlan<ScanPlan<T, Config, DeviceAdaptive<Base, Wide, WideGBpsPerSm>>,
+                                    T> {
   friend class detail::ForwardingPlan<ScanPlan, T>;
   using Adaptive = DeviceAdaptive<Base, Wide, WideGBpsPerSm>;
 

@@ -111,6 +111,65 @@ TEST(ScanDeterministic, DefaultOnEveryTierF64) {
 
 namespace {
 
+// The deterministic default on integers runs the default (runs_on_t): the
+// same bits as the default at the edges of each of the default's tiers
+// (stateless and plan, in place too), and an instrumented plan's look-backs
+// read no window a second time, as only the left fold does.
+template <class T>
+void integer_deterministic_default_is_the_default() {
+  using Det = lookback::Deterministic<lookback::DefaultConfig<T>>;
+  using Ins = lookback::Instrumented<Det>;
+  std::vector<std::int64_t> bounds;
+  lt::tier_bounds<lookback::DefaultConfig<T>, T>(bounds);
+  ASSERT_GE(bounds.size(), 2u);
+  for (std::size_t i = 0; i + 1 < bounds.size(); ++i)
+    for (const std::int64_t n : {bounds[i], bounds[i] + 1})
+      for (const Kind kind : {Kind::Inclusive, Kind::Exclusive}) {
+        SCOPED_TRACE(testing::Message() << "n = " << n << ", " << lt::name(kind));
+        lt::run_matrix_case<Det, T>(n, kind, lt::Placement::Offset2InPlace);
+        const std::vector<T>& in = lt::cached_input<T>(n);
+        lt::DeviceBuffer<T> d_in(in.size()), d_det(in.size()), d_plain(in.size());
+        ASSERT_TRUE(d_in && d_det && d_plain);
+        LOOKBACK_CUDA_OK(cudaMemcpy(d_in.get(), in.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+        LOOKBACK_CUDA_OK(cudaMemset(d_det.get(), 0xA5, n * sizeof(T)));
+        LOOKBACK_CUDA_OK(cudaMemset(d_plain.get(), 0x5A, n * sizeof(T)));
+        lookback::ScanPlan<T, Ins> det;
+        lookback::ScanPlan<T> plain;
+        ASSERT_EQ(det.init(n), cudaSuccess) << lookback::last_error_message();
+        ASSERT_EQ(plain.init(n), cudaSuccess) << lookback::last_error_message();
+        ASSERT_EQ(lt::plan_scan(det, d_in.get(), d_det.get(), n, kind), cudaSuccess)
+            << lookback::last_error_message();
+        ASSERT_EQ(lt::plan_scan(plain, d_in.get(), d_plain.get(), n, kind), cudaSuccess)
+            << lookback::last_error_message();
+        lookback::LookbackStats stats{};
+        ASSERT_EQ(det.read_stats(stats), cudaSuccess) << lookback::last_error_message();
+        EXPECT_GT(stats.windows, 0u) << "an instrumented look-back that read nothing";
+        EXPECT_EQ(stats.reread_windows, 0u);
+        std::vector<T> got_det(in.size()), got_plain(in.size());
+        LOOKBACK_CUDA_OK(
+            cudaMemcpy(got_det.data(), d_det.get(), n * sizeof(T), cudaMemcpyDeviceToHost));
+        LOOKBACK_CUDA_OK(
+            cudaMemcpy(got_plain.data(), d_plain.get(), n * sizeof(T), cudaMemcpyDeviceToHost));
+        EXPECT_TRUE(got_det == got_plain) << "not the default's bits";
+        EXPECT_TRUE(lt::equal_exactly(lt::cached_reference<T>(n, kind), got_det,
+                                      lt::tile_items_for<Det, T>(n)));
+        if (::testing::Test::HasFatalFailure() || ::testing::Test::HasNonfatalFailure()) return;
+      }
+}
+
+}  // namespace
+
+TEST(ScanDeterministic, IntegerDefaultIsTheDefaultU32) {
+  LOOKBACK_REQUIRE_GPU();
+  integer_deterministic_default_is_the_default<std::uint32_t>();
+}
+TEST(ScanDeterministic, IntegerDefaultIsTheDefaultU64) {
+  LOOKBACK_REQUIRE_GPU();
+  integer_deterministic_default_is_the_default<std::uint64_t>();
+}
+
+namespace {
+
 // Base's protocol holding kHeld passed windows (Protocol::held_windows) and
 // reading farther ones again in its second pass: not a catalogue entry, only
 // what the catalogue's 4 are compared with.

@@ -209,9 +209,11 @@ template <class T>
 
 // Items per tile of the configuration that scans n items (a SizeAdaptive's
 // half that n picks, a DeviceAdaptive's half that the current device picks,
-// nested ones too), for reports and tile-edge sizes.
-template <class Cfg, class T>
+// nested ones too; of what Cfg runs on T: runs_on_t), for reports and
+// tile-edge sizes.
+template <class Config, class T>
 std::int64_t tile_items_for(std::int64_t n) {
+  using Cfg = lookback::runs_on_t<Config, T>;
   if constexpr (is_size_adaptive_v<Cfg>) {
     return Cfg::template picks_small<T>(n) ? tile_items_for<typename Cfg::small, T>(n)
                                            : tile_items_for<typename Cfg::large, T>(n);

@@ -190,6 +190,48 @@ static_assert(lookback::Instrumented<DefaultAdaptive<4>>::instrumented &&
               lookback::Instrumented<DefaultAdaptive<8>>::large::wide::large::instrumented &&
               !lookback::Instrumented<DefaultAdaptive<4>>::deterministic);
 
+// What a configuration runs on T (runs_on_t): the deterministic default on
+// values of exact arithmetic (integers) runs the default, instrumented as
+// asked; on floating point and on types not declared exact (Affine, whose
+// non-commutative fold keeps the deterministic kernels' order tested) it runs
+// as itself, and so does every deterministic configuration named otherwise.
+template <class C, class T>
+constexpr bool runs_default = std::is_same_v<lookback::runs_on_t<C, T>, lookback::DefaultConfig<T>>;
+template <class T>
+using DetDefault = lookback::Deterministic<lookback::DefaultConfig<T>>;
+static_assert(runs_default<DetDefault<std::uint32_t>, std::uint32_t> &&
+              runs_default<DetDefault<std::int32_t>, std::int32_t> &&
+              runs_default<DetDefault<std::uint64_t>, std::uint64_t> &&
+              runs_default<DetDefault<std::int64_t>, std::int64_t> &&
+              runs_default<DetDefault<std::uint16_t>, std::uint16_t> &&
+              runs_default<DetDefault<std::uint8_t>, std::uint8_t> &&
+              runs_default<lookback::DeterministicDefaultConfig<std::uint64_t>, std::uint64_t>);
+static_assert(std::is_same_v<lookback::runs_on_t<lookback::Instrumented<DetDefault<std::uint64_t>>,
+                                                 std::uint64_t>,
+                             lookback::Instrumented<lookback::DefaultConfig<std::uint64_t>>> &&
+              std::is_same_v<lookback::runs_on_t<DetDefault<float>, float>, DetDefault<float>> &&
+              std::is_same_v<lookback::runs_on_t<DetDefault<double>, double>, DetDefault<double>> &&
+              std::is_same_v<lookback::runs_on_t<DetDefault<lookback::Affine>, lookback::Affine>,
+                             DetDefault<lookback::Affine>> &&
+              std::is_same_v<lookback::runs_on_t<Det<lookback::Pipelined>, std::uint64_t>,
+                             Det<lookback::Pipelined>> &&
+              std::is_same_v<lookback::runs_on_t<lookback::Deterministic<Middle<4>>, std::uint32_t>,
+                             lookback::Deterministic<Middle<4>>>);
+// Another value type's deterministic default is a named configuration here:
+// f64's (16 MiB wide switch) on u64 (whose own is 96 MiB) runs as itself.
+static_assert(
+    !std::is_same_v<DetDefault<double>, DetDefault<std::uint64_t>> &&
+    std::is_same_v<lookback::runs_on_t<DetDefault<double>, std::uint64_t>, DetDefault<double>>);
+// A plan's halves are the default's.
+static_assert(
+    std::is_same_v<
+        decltype(std::declval<lookback::ScanPlan<std::uint64_t, DetDefault<std::uint64_t>>&>()
+                     .small_plan()),
+        const lookback::ScanPlan<std::uint64_t, lookback::WarpLookbackSmall>&> &&
+    std::is_same_v<
+        decltype(std::declval<lookback::ScanPlan<float, DetDefault<float>>&>().small_plan()),
+        const lookback::ScanPlan<float, Det<lookback::WarpLookbackSmall>>&>);
+
 template <class Config, class T>
 std::size_t query_bytes(std::int64_t n) {
   std::size_t bytes = 0;
@@ -351,6 +393,38 @@ TEST(ScanValidation, AdaptivePlanStorageIsEveryTierItReaches) {
   EXPECT_EQ(Plan::storage_bytes(1 << 24), Small::storage_bytes(small_share) +
                                               Warp::storage_bytes(middle_share) +
                                               Pipe::storage_bytes(1 << 24));
+}
+
+// The deterministic default on integers sizes, and so runs, the default's
+// tiers: at 2^19 items the default still runs its small tiles where the
+// deterministic one has switched to 224 x 44 (above 7 x 2^16 items), which
+// f32's deterministic default, left as itself, shows; likewise 8-byte values
+// at 2^20 (the deterministic default's 224 x 20 from 2^18 + 1 items).
+template <class T>
+void expect_sized_as_default(std::int64_t n, bool as_default) {
+  SCOPED_TRACE(testing::Message() << sizeof(T) << "-byte values, n = " << n);
+  using Cfg = DetDefault<T>;
+  const std::size_t det = query_bytes<Cfg, T>(n), plain = query_bytes<void, T>(n);
+  const std::size_t det_plan = lookback::ScanPlan<T, Cfg>::storage_bytes(n);
+  const std::size_t plain_plan = lookback::ScanPlan<T>::storage_bytes(n);
+  if (as_default) {
+    EXPECT_EQ(det, plain);
+    EXPECT_EQ(det_plan, plain_plan);
+  } else {  // the size tells the two apart (a query covers smaller tiers' shares: may not)
+    EXPECT_TRUE(det != plain || det_plan != plain_plan) << det << " " << det_plan;
+  }
+}
+TEST(ScanValidation, DeterministicDefaultOnIntegersIsTheDefault) {
+  for (const std::int64_t n : {std::int64_t{1} << 19, std::int64_t{1} << 22}) {
+    expect_sized_as_default<float>(n, false);
+    expect_sized_as_default<std::uint32_t>(n, true);
+    expect_sized_as_default<std::int32_t>(n, true);
+  }
+  for (const std::int64_t n : {std::int64_t{1} << 20, std::int64_t{3} << 19}) {
+    expect_sized_as_default<double>(n, false);
+    expect_sized_as_default<std::uint64_t>(n, true);
+    expect_sized_as_default<std::int64_t>(n, true);
+  }
 }
 
 // A half of a SizeAdaptive may be a SizeAdaptive: three tiers, each call on
