@@ -175,16 +175,24 @@ lookback::LookbackStats stalled(bool in_place, Kind kind, std::uint32_t stall_ns
 
 using InstrumentedFallback = lookback::Instrumented<lookback::Fallback>;
 
+// The counts depend on the stalls outlasting the waits, which under
+// compute-sanitizer they do not (timing_checked); the results are checked
+// either way (stalled).
+bool timing_checked() {
+  return lt::timing_checked("fallback and wait counts");
+}
+
 template <class T>
 void fallback_takes_fallbacks() {
   const auto out = stalled<InstrumentedFallback, T>(false, Kind::Inclusive, 200000);
-  EXPECT_GT(out.fallbacks, 0u);
-  EXPECT_GT(out.fallback_wins, 0u);
   const auto in = stalled<InstrumentedFallback, T>(true, Kind::Exclusive, 200000);
-  EXPECT_GT(in.fallbacks, 0u);
   lookback::LookbackStats racing{};  // short stalls: owners and fallbacks race
   for (std::uint32_t ns : {20000u, 50000u})
     racing += stalled<InstrumentedFallback, T>(true, Kind::Inclusive, ns);
+  if (!timing_checked()) return;
+  EXPECT_GT(out.fallbacks, 0u);
+  EXPECT_GT(out.fallback_wins, 0u);
+  EXPECT_GT(in.fallbacks, 0u);
   EXPECT_GT(racing.fallbacks, 0u);
 }
 
@@ -208,14 +216,14 @@ TEST(Packed128, CoarsenedWaitsU64) {
   LOOKBACK_REQUIRE_GPU();
   const auto s = stalled<lookback::Instrumented<lookback::Coarsened>, std::uint64_t>(
       true, Kind::Exclusive, 50000);
-  EXPECT_GT(s.spin_rounds, 0u);
-  EXPECT_EQ(s.fallbacks, 0u);
+  EXPECT_EQ(s.fallbacks, 0u);  // coarsened has no fallback, whatever the timing
+  if (timing_checked()) EXPECT_GT(s.spin_rounds, 0u);
 }
 TEST(Packed128, WarpLookbackWaitsI64) {
   LOOKBACK_REQUIRE_GPU();
   const auto s = stalled<lookback::Instrumented<lookback::WarpLookback>, std::int64_t>(
       false, Kind::Inclusive, 50000);
-  EXPECT_GT(s.spin_rounds, 0u);
+  if (timing_checked()) EXPECT_GT(s.spin_rounds, 0u);
 }
 
 }  // namespace
