@@ -50,8 +50,8 @@ static_assert(std::is_same_v<BDefaultFor<std::uint32_t>::small, BWarpSmall> &&
               std::is_same_v<BDefaultFor<std::uint64_t>::large::wide::small, BPipelined> &&
               std::is_same_v<BDefaultFor<std::uint64_t>::large::wide::large, BPipelinedWide>);
 // The deterministic mode as a user asks for it: Deterministic<DefaultConfig<T>>
-// (the deterministic default, with its own switches; on integers the default:
-// runs_on_t), likewise without the scalar path.
+// (the deterministic default, with its own switches; integer sums run the
+// default: runs_on_t), likewise without the scalar path.
 template <class T>
 using BDefaultDetFor = lookback::detail::map_configs_t<
     lookback::runs_on_t<lookback::Deterministic<lookback::DefaultConfig<T>>, T>, WithoutScalarPath>;

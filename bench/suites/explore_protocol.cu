@@ -297,7 +297,7 @@ void explore_protocol_groups(const Settings& s) {
          BPipelinedWideDet>(s, "explore_default_det_f64", det_sizes, det_names_f64);
   // Integer sums come out bitwise alike whatever the bracketing, so the
   // deterministic default runs the default on them (runs_on_t, since
-  // 2026-12-02; before, 20-32% behind it on u64 from 14 MiB:
+  // 2026-12-02; before, 20-32% behind it on u64 from 14 MiB to 2^23 items:
   // bench/results/h200/default-det/integer/). What the left fold costs them
   // shows in the same kernels on u64 and f64 sums: on the H200 (2026-12-02)
   // u64's pipelined-det 17-23% behind pipelined, f64's 3.5-8.9%.

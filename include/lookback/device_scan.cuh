@@ -38,8 +38,9 @@
 // lookback::WarpLookback, lookback::Coarsened, lookback::Pipelined,
 // lookback::Fallback, lookback::Deterministic<C> (bitwise run-to-run
 // identical floating point; of the default, DeterministicDefaultConfig<T>,
-// whose tiers switch where the deterministic kernels do, and which on
-// integers, exact in any bracketing, runs the default: runs_on_t), or a
+// whose tiers switch where the deterministic kernels do, and which runs the
+// default on integer sums, min, max and xor, exact in any bracketing:
+// runs_on_t), or a
 // lookback::ScanConfig<...> with your own TilePolicy, or a
 // lookback::SizeAdaptive<Small, Large, bytes> that picks one of two by the
 // size of each call's input. Without one,
@@ -111,7 +112,7 @@ template <class Config, bool kExclusive, class T, class Op>
 cudaError_t stateless_scan(void* d_temp, std::size_t& temp_bytes, const T* in, T* out,
                            std::int64_t n, Op op, T init, cudaStream_t stream,
                            const Options& options) {
-  using Cfg = runs_on_t<config_or_default<Config, T>, T>;
+  using Cfg = runs_on_t<config_or_default<Config, T>, T, Op>;
   if (d_temp != nullptr)
     if (const cudaError_t e = validate_watchdog(options.watchdog_rounds, options.check_errors);
         e != cudaSuccess)
@@ -236,12 +237,30 @@ inline cudaError_t check_plan_device(int plan_device, int current_device) {
 }
 }  // namespace detail
 
+namespace detail {
+// A plan whose configuration runs another (Runs: the deterministic default
+// of integers runs the default) takes only operators under which the two
+// give the same bits; its storage is the default's, so it cannot run the
+// left fold for another operator.
+template <class Config, class Runs, class T, class Op>
+constexpr void check_plan_operator() {
+  static_assert(std::is_same_v<Config, Runs> || exact_operator<T, Op>::value,
+                "a ScanPlan of the deterministic default on integers runs DefaultConfig<T>, "
+                "bitwise alike only under exact operators (lookback::exact_operator: Sum, Min, "
+                "Max, Xor); for another operator name a deterministic configuration "
+                "(e.g. Deterministic<Pipelined>) or specialise exact_operator<T, Op>");
+}
+}  // namespace detail
+
 // Persistent temp storage for scans of T with one configuration
-// (Reset::Epoch: one launch per scan, no memset). Runs: what Config runs on
-// T (runs_on_t: the deterministic default on integers runs the default);
-// leave it to its default.
+// (Reset::Epoch: one launch per scan, no memset). Runs is what Config runs
+// on T (runs_on_t: the deterministic default on integers runs the default),
+// derived from the first two: leave it out.
 template <class T, class Config = DefaultConfig<T>, class Runs = runs_on_t<Config, T>>
 class ScanPlan {
+  static_assert(std::is_same_v<Runs, runs_on_t<Config, T>>,
+                "ScanPlan's third parameter is derived from the first two: leave it out");
+
  public:
   static constexpr protocol::Protocol kProtocol = Runs::protocol;
   static constexpr protocol::Protocol kProtocolInPlace = Runs::protocol_in_place;
@@ -358,6 +377,7 @@ class ScanPlan {
   template <bool kExclusive, class Op>
   cudaError_t run(const T* in, T* out, std::int64_t n, Op op, T init, cudaStream_t stream,
                   const Options& options) {
+    detail::check_plan_operator<Config, Runs, T, Op>();
     if (cudaError_t e = detail::check_plan_call(initialised(), n, capacity_); e != cudaSuccess)
       return e;
     if (cudaError_t e = detail::validate_watchdog(options.watchdog_rounds, options.check_errors);
@@ -390,9 +410,13 @@ class ScanPlan {
 namespace detail {
 // The scan calls of a plan that hands each call to the plan of one of its
 // halves: Derived::pick(n, run) checks the call and returns run(half's plan)
-// for the half that runs n.
-template <class Derived, class T>
+// for the half that runs n. Config: what the plan was asked for; Runs: what
+// it runs (check_plan_operator).
+template <class Derived, class T, class Config, class Runs>
 class ForwardingPlan {
+  static_assert(std::is_same_v<Runs, runs_on_t<Config, T>>,
+                "ScanPlan's third parameter is derived from the first two: leave it out");
+
  protected:
   ForwardingPlan() = default;  // only as the base of a plan
 
@@ -410,12 +434,14 @@ class ForwardingPlan {
   template <class ScanOp>
   cudaError_t InclusiveScan(const T* d_in, T* d_out, ScanOp op, std::int64_t n,
                             cudaStream_t stream = 0, const Options& options = {}) {
+    check_plan_operator<Config, Runs, T, ScanOp>();
     return self().pick(
         n, [&](auto& plan) { return plan.InclusiveScan(d_in, d_out, op, n, stream, options); });
   }
   template <class ScanOp>
   cudaError_t ExclusiveScan(const T* d_in, T* d_out, ScanOp op, T init, std::int64_t n,
                             cudaStream_t stream = 0, const Options& options = {}) {
+    check_plan_operator<Config, Runs, T, ScanOp>();
     return self().pick(n, [&](auto& plan) {
       return plan.ExclusiveScan(d_in, d_out, op, init, n, stream, options);
     });
@@ -433,8 +459,9 @@ class ForwardingPlan {
 template <class T, class Config, class Small, class Large, std::int64_t MaxSmallBytes>
 class ScanPlan<T, Config, SizeAdaptive<Small, Large, MaxSmallBytes>>
     : public detail::ForwardingPlan<ScanPlan<T, Config, SizeAdaptive<Small, Large, MaxSmallBytes>>,
-                                    T> {
-  friend class detail::ForwardingPlan<ScanPlan, T>;
+                                    T, Config, SizeAdaptive<Small, Large, MaxSmallBytes>> {
+  friend class detail::ForwardingPlan<ScanPlan, T, Config,
+                                      SizeAdaptive<Small, Large, MaxSmallBytes>>;
   using Adaptive = SizeAdaptive<Small, Large, MaxSmallBytes>;
   static constexpr std::int64_t kMaxSmallItems = Adaptive::template max_small_items<T>();
 
@@ -504,8 +531,9 @@ class ScanPlan<T, Config, SizeAdaptive<Small, Large, MaxSmallBytes>>
 template <class T, class Config, class Base, class Wide, int WideGBpsPerSm>
 class ScanPlan<T, Config, DeviceAdaptive<Base, Wide, WideGBpsPerSm>>
     : public detail::ForwardingPlan<ScanPlan<T, Config, DeviceAdaptive<Base, Wide, WideGBpsPerSm>>,
-                                    T> {
-  friend class detail::ForwardingPlan<ScanPlan, T>;
+                                    T, Config, DeviceAdaptive<Base, Wide, WideGBpsPerSm>> {
+  friend class detail::ForwardingPlan<ScanPlan, T, Config,
+                                      DeviceAdaptive<Base, Wide, WideGBpsPerSm>>;
   using Adaptive = DeviceAdaptive<Base, Wide, WideGBpsPerSm>;
 
  public:

@@ -106,7 +106,10 @@ TEST(DeviceMemory, DefaultConfigComposition) {
 }
 
 // The deterministic default's switches (config.hpp), item by item at each
-// edge: which tier n picks, on either kind of GPU, for f32, u32, f64 and u64.
+// edge: which tier n picks, on either kind of GPU, for f32, u32, f64 and u64
+// (the configuration types: u32 and u64 sums run the default, runs_on_t, but
+// u64's tiers are those of every other 8-byte type that is not floating
+// point, and integers under an operator of the user's own run them).
 template <class T>
 std::string deterministic_tier(std::int64_t n, bool wide_gpu) {
   using C = lookback::Deterministic<lookback::DefaultConfig<T>>;

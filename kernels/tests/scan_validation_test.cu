@@ -191,27 +191,42 @@ static_assert(lookback::Instrumented<DefaultAdaptive<4>>::instrumented &&
               !lookback::Instrumented<DefaultAdaptive<4>>::deterministic);
 
 // What a configuration runs on T (runs_on_t): the deterministic default on
-// values of exact arithmetic (integers) runs the default, instrumented as
-// asked; on floating point and on types not declared exact (Affine, whose
-// non-commutative fold keeps the deterministic kernels' order tested) it runs
-// as itself, and so does every deterministic configuration named otherwise.
-template <class C, class T>
-constexpr bool runs_default = std::is_same_v<lookback::runs_on_t<C, T>, lookback::DefaultConfig<T>>;
+// integers under an exact operator (Sum, Min, Max, Xor) runs the default,
+// instrumented as asked; under an operator of the user's own, on floating
+// point and on types not declared exact (Affine, whose non-commutative fold
+// keeps the deterministic kernels' order tested) it runs as itself, and so
+// does every deterministic configuration named otherwise.
+template <class C, class T, class Op = lookback::Sum>
+constexpr bool runs_default =
+    std::is_same_v<lookback::runs_on_t<C, T, Op>, lookback::DefaultConfig<T>>;
 template <class T>
 using DetDefault = lookback::Deterministic<lookback::DefaultConfig<T>>;
+struct SaturatingAdd {  // an operator of the user's own (not declared exact)
+  template <class T>
+  constexpr T operator()(T a, T b) const {
+    return a > std::numeric_limits<T>::max() - b ? std::numeric_limits<T>::max() : a + b;
+  }
+};
 static_assert(runs_default<DetDefault<std::uint32_t>, std::uint32_t> &&
               runs_default<DetDefault<std::int32_t>, std::int32_t> &&
               runs_default<DetDefault<std::uint64_t>, std::uint64_t> &&
               runs_default<DetDefault<std::int64_t>, std::int64_t> &&
               runs_default<DetDefault<std::uint16_t>, std::uint16_t> &&
               runs_default<DetDefault<std::uint8_t>, std::uint8_t> &&
-              runs_default<lookback::DeterministicDefaultConfig<std::uint64_t>, std::uint64_t>);
+              runs_default<lookback::DeterministicDefaultConfig<std::uint64_t>, std::uint64_t> &&
+              runs_default<DetDefault<std::uint32_t>, std::uint32_t, lookback::Max> &&
+              runs_default<DetDefault<std::int64_t>, std::int64_t, lookback::Min> &&
+              runs_default<DetDefault<std::uint64_t>, std::uint64_t, lookback::Xor>);
+static_assert(!runs_default<DetDefault<std::uint32_t>, std::uint32_t, SaturatingAdd> &&
+              !runs_default<DetDefault<float>, float> &&
+              !runs_default<DetDefault<double>, double, lookback::Max> &&
+              !lookback::exact_operator<lookback::Affine, lookback::ComposeAffine>::value);
 static_assert(std::is_same_v<lookback::runs_on_t<lookback::Instrumented<DetDefault<std::uint64_t>>,
                                                  std::uint64_t>,
                              lookback::Instrumented<lookback::DefaultConfig<std::uint64_t>>> &&
               std::is_same_v<lookback::runs_on_t<DetDefault<float>, float>, DetDefault<float>> &&
-              std::is_same_v<lookback::runs_on_t<DetDefault<double>, double>, DetDefault<double>> &&
-              std::is_same_v<lookback::runs_on_t<DetDefault<lookback::Affine>, lookback::Affine>,
+              std::is_same_v<lookback::runs_on_t<DetDefault<lookback::Affine>, lookback::Affine,
+                                                 lookback::ComposeAffine>,
                              DetDefault<lookback::Affine>> &&
               std::is_same_v<lookback::runs_on_t<Det<lookback::Pipelined>, std::uint64_t>,
                              Det<lookback::Pipelined>> &&

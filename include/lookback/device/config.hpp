@@ -10,7 +10,7 @@
 //   lookback::Deterministic<C>   same variant, run-to-run bitwise identical
 //                                floating-point results (of DefaultConfig<T>:
 //                                DeterministicDefaultConfig<T>, own switches;
-//                                on integers the default: runs_on_t)
+//                                integer sums run the default: runs_on_t)
 //   lookback::ScanConfig<Variant, Policy, deterministic, instrumented,
 //                        scalar_path>       everything spelled out
 //
@@ -28,6 +28,7 @@
 #include "lookback/device/perturb.hpp"
 #include "lookback/device/policy.hpp"
 #include "lookback/device/trace.hpp"
+#include "lookback/ops.hpp"
 #include "lookback/protocol/catalogue.hpp"
 #include "lookback/protocol/spec.hpp"
 
@@ -368,8 +369,8 @@ using DefaultConfig =
 //   the default 12.72), pipelined above; on wide GPUs the wide shape from
 //   16 MiB for floating point (pipelined-det 0.2 us ahead at 2^21 items,
 //   the wide shape 0.5 us ahead at 2.5 x 2^20) and from the default's 96
-//   MiB for the others (integer sums fold bitwise alike anyway; not
-//   measured). Mapping the default's tiers gave +17.9% at 2^20 f64; these
+//   MiB for the others (not measured; integer sums run the default:
+//   runs_on_t, below). Mapping the default's tiers gave +17.9% at 2^20 f64; these
 //   +5.5% (switched/), and +9-11% from 1.75 x 2^20 to 2^22 items, where no
 //   deterministic kernel came within 9% of the default.
 // - 1- and 2-byte values and values of other sizes: the default's tiers,
@@ -467,42 +468,50 @@ template <class C>
 using Instrumented =
     detail::map_configs_t<C, detail::set_flags<C::deterministic, true>::template on>;
 
-// Values on which every operator the API takes (associative: the contract)
-// gives the same bits in any bracketing: integers, whose adds wrap and whose
-// min, max and xor do not round. Floating point does not qualify (rounding
-// makes a + b + c depend on the bracketing: what Deterministic<C> is for).
-// Specialise it to true for a type of your own that qualifies.
-template <class T>
-struct exact_arithmetic : std::bool_constant<std::is_integral_v<T>> {};
+// Operators under which values of T come out bitwise alike in any
+// bracketing: the library's Sum, Min, Max and Xor on integers (unsigned adds
+// wrap; a signed sum that overflows is undefined behaviour in C++ whatever
+// the bracketing, and otherwise exact). Floating point does not qualify
+// (rounding makes a + b + c depend on the bracketing: what Deterministic<C>
+// is for), nor does an operator of your own on integers (it may round:
+// bf16 bits in a std::uint16_t). Specialise it to true for one that does.
+template <class T, class Op>
+struct exact_operator : std::bool_constant<std::is_integral_v<T> &&
+                                           (std::is_same_v<Op, Sum> || std::is_same_v<Op, Min> ||
+                                            std::is_same_v<Op, Max> || std::is_same_v<Op, Xor>)> {};
 
 namespace detail {
-// The configuration a scan of T under C runs: C, except that the
-// deterministic default (DeterministicDefaultConfig<T>, instrumented or not)
-// on values of exact arithmetic runs DefaultConfig<T>, instrumented as C is.
-// Any bracketing gives those values the same bits, so the left fold would buy
-// nothing, and it adds a dependent operation per tile to the look-back chain
-// (H200, u64 sums: the deterministic default 20-32% behind the default from
-// 1.75 x 2^20 items; bench/results/h200/default-det/integer/). As CCCL's
-// determinism guide puts it, a library picks an implementation that meets
-// the requirement, and the default meets it here. A deterministic
-// configuration named otherwise runs as named (the tests and the benchmark
-// run deterministic kernels on integers).
 template <class C, class T>
-inline constexpr bool runs_the_default =
-    std::conjunction_v<std::bool_constant<C::deterministic>, exact_arithmetic<T>,
-                       std::is_same<map_configs_t<C, set_flags<true, false>::template on>,
-                                    DeterministicDefaultConfig<T>>>;
-template <class C, class T, bool = runs_the_default<C, T>>
+inline constexpr bool is_deterministic_default =
+    std::is_same_v<C, DeterministicDefaultConfig<T>> ||
+    std::is_same_v<C, Instrumented<DeterministicDefaultConfig<T>>>;
+// The configuration a scan of T with Op under C runs: C, except that the
+// deterministic default (DeterministicDefaultConfig<T>, instrumented or not)
+// under an exact operator runs DefaultConfig<T>, instrumented as C is. Any
+// bracketing gives the same bits there, so the left fold would buy nothing,
+// and it adds a dependent operation per tile to the look-back chain (H200,
+// u64 sums: the deterministic default 20-32% behind the default from 14 MiB
+// to 2^23 items, 6-8% from 2^24; bench/results/h200/default-det/integer/).
+// As CCCL's determinism guide puts it, a library picks an implementation
+// that meets the requirement, and the default meets it here. A
+// deterministic configuration named otherwise runs as named (the tests and
+// the benchmark run deterministic kernels on integers); only where it is the
+// same type as the deterministic default (Deterministic<Coarsened> of
+// 16-byte integers) is it taken for that.
+template <class C, class T, class Op,
+          bool = is_deterministic_default<C, T>&& exact_operator<T, Op>::value>
 struct runs_on {
   using type = C;
 };
-template <class C, class T>
-struct runs_on<C, T, true> {
+template <class C, class T, class Op>
+struct runs_on<C, T, Op, true> {
   using type = map_configs_t<DefaultConfig<T>, set_flags<false, C::instrumented>::template on>;
 };
 }  // namespace detail
-template <class C, class T>
-using runs_on_t = typename detail::runs_on<C, T>::type;
+// ScanPlan, whose operator comes with each call, decides by Sum and refuses
+// (at compile time) a call whose operator would need the left fold.
+template <class C, class T, class Op = Sum>
+using runs_on_t = typename detail::runs_on<C, T, Op>::type;
 
 // Run-time options of one call.
 struct Options {
