@@ -235,9 +235,14 @@ inline cudaError_t check_plan_device(int plan_device, int current_device) {
                     ": its storage lives on the device of init() (one plan per device)");
   return cudaSuccess;
 }
-}  // namespace detail
 
-namespace detail {
+// ScanPlan's third parameter, Runs, is what the first two run
+// (runs_on_t); an empty base of every plan class says so once.
+template <class T, class Config, class Runs>
+struct PlanParameters {
+  static_assert(std::is_same_v<Runs, runs_on_t<Config, T>>,
+                "ScanPlan's third parameter is derived from the first two: leave it out");
+};
 // A plan whose configuration runs another (Runs: the deterministic default
 // of integers runs the default) takes only operators under which the two
 // give the same bits; its storage is the default's, so it cannot run the
@@ -257,10 +262,7 @@ constexpr void check_plan_operator() {
 // on T (runs_on_t: the deterministic default on integers runs the default),
 // derived from the first two: leave it out.
 template <class T, class Config = DefaultConfig<T>, class Runs = runs_on_t<Config, T>>
-class ScanPlan {
-  static_assert(std::is_same_v<Runs, runs_on_t<Config, T>>,
-                "ScanPlan's third parameter is derived from the first two: leave it out");
-
+class ScanPlan : detail::PlanParameters<T, Config, Runs> {
  public:
   static constexpr protocol::Protocol kProtocol = Runs::protocol;
   static constexpr protocol::Protocol kProtocolInPlace = Runs::protocol_in_place;
@@ -413,10 +415,7 @@ namespace detail {
 // for the half that runs n. Config: what the plan was asked for; Runs: what
 // it runs (check_plan_operator).
 template <class Derived, class T, class Config, class Runs>
-class ForwardingPlan {
-  static_assert(std::is_same_v<Runs, runs_on_t<Config, T>>,
-                "ScanPlan's third parameter is derived from the first two: leave it out");
-
+class ForwardingPlan : PlanParameters<T, Config, Runs> {
  protected:
   ForwardingPlan() = default;  // only as the base of a plan
 

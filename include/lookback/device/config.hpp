@@ -499,7 +499,7 @@ inline constexpr bool is_deterministic_default =
 // same type as the deterministic default (Deterministic<Coarsened> of
 // 16-byte integers) is it taken for that.
 template <class C, class T, class Op,
-          bool = is_deterministic_default<C, T>&& exact_operator<T, Op>::value>
+          bool = (is_deterministic_default<C, T> && exact_operator<T, Op>::value)>
 struct runs_on {
   using type = C;
 };
