@@ -372,7 +372,9 @@ using DefaultConfig =
 //   MiB for the others (not measured; integer sums run the default:
 //   runs_on_t, below). Mapping the default's tiers gave +17.9% at 2^20 f64; these
 //   +5.5% (switched/), and +9-11% from 1.75 x 2^20 to 2^22 items, where no
-//   deterministic kernel came within 9% of the default.
+//   deterministic kernel came within 9% of the default (larger pipelined
+//   tiles, in dynamic shared memory, came within 4-9%: not taken,
+//   bench/results/h200/dynamic-shared/).
 // - 1- and 2-byte values and values of other sizes: the default's tiers,
 //   each folding left (not measured).
 template <class T>
