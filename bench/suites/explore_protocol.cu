@@ -280,20 +280,26 @@ void explore_protocol_groups(const Settings& s) {
   // switches are), then powers of two. Until 2026-12-01 the deterministic
   // default ran the default's tiers; these sizes and rows chose its own
   // switches (config.hpp, DeterministicDefaultConfig;
-  // bench/results/h200/default-det/).
+  // bench/results/h200/default-det/), and since 2026-12-02 its paced tier
+  // (bench/results/h200/det-pace/).
   std::vector<std::int64_t> det_sizes = quarter_steps(s, 17, 23);
   for (const std::int64_t n : powers_of_two(s, {24, 26, 28}))
     det_sizes.push_back(n);
-  const std::vector<const char*> det_names = {
-      "default",           "default-det",   "warp-lookback-small-det",
-      "warp-lookback-det", "coarsened-det", "pipelined-det"};
+  const std::vector<const char*> det_names = {"default",
+                                              "default-det",
+                                              "warp-lookback-small-det",
+                                              "warp-lookback-det",
+                                              "warp-lookback-paced-det",
+                                              "coarsened-det",
+                                              "pipelined-det"};
   run_op<Case<float, OpKind::Sum, false>, float, false, BDefaultFor<float>, BDefaultDetFor<float>,
-         BWarpSmallDet, BWarpDet, BCoarseDet, BPipelinedDet>(s, "explore_default_det", det_sizes,
-                                                             det_names);
+         BWarpSmallDet, BWarpDet, BWarpPacedDet<lookback::deterministic_pace_gbps<float>()>,
+         BCoarseDet, BPipelinedDet>(s, "explore_default_det", det_sizes, det_names);
   std::vector<const char*> det_names_f64 = det_names;
   det_names_f64.push_back("pipelined-wide-det");  // the 8-byte wide shape
   run_op<Case<double, OpKind::Sum, false>, double, false, BDefaultFor<double>,
-         BDefaultDetFor<double>, BWarpSmallDet, BWarpDet, BCoarseDet, BPipelinedDet,
+         BDefaultDetFor<double>, BWarpSmallDet, BWarpDet,
+         BWarpPacedDet<lookback::deterministic_pace_gbps<double>()>, BCoarseDet, BPipelinedDet,
          BPipelinedWideDet>(s, "explore_default_det_f64", det_sizes, det_names_f64);
   // Integer sums come out bitwise alike whatever the bracketing, so the
   // deterministic default runs the default on them (runs_on_t, since

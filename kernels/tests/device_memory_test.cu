@@ -92,8 +92,9 @@ TEST(DeviceMemory, DefaultConfigComposition) {
                 lookback::is_size_adaptive_v<lookback::DefaultConfig<std::uint32_t>::large>);
   static_assert(
       std::is_same_v<lookback::DefaultConfig<std::uint32_t>::large::large, lookback::Pipelined>);
-  // (Deterministic<D> has its own switches: the device choice one tier down.)
-  using Det = lookback::Deterministic<D>::large::large;
+  // (Deterministic<D> has its own switches: the device choice two tiers
+  // down, above the paced tier.)
+  using Det = lookback::Deterministic<D>::large::large::large;
   static_assert(lookback::is_device_adaptive_v<Det> && Det::deterministic &&
                 Det::base::deterministic && Det::wide::deterministic);
   using Ins = lookback::Instrumented<D>::large;
@@ -115,9 +116,10 @@ std::string deterministic_tier(std::int64_t n, bool wide_gpu) {
   using C = lookback::Deterministic<lookback::DefaultConfig<T>>;
   if (C::template picks_small<T>(n)) return "small tiles";
   if (C::large::template picks_small<T>(n)) return "warp-lookback";
-  using Above = typename C::large::large;
+  if (C::large::large::template picks_small<T>(n)) return "paced warp-lookback";
+  using Above = typename C::large::large::large;
   if constexpr (sizeof(T) == 4) {
-    return Above::template picks_small<T>(n) ? "coarsened" : "pipelined";
+    return "pipelined";
   } else {
     if (!Above::picks_wide(wide_gpu ? lookback::kWideGBpsPerSm : 0.0)) return "pipelined";
     return Above::wide::template picks_small<T>(n) ? "pipelined" : "pipelined-wide";
@@ -132,21 +134,24 @@ TEST(DeviceMemory, DeterministicDefaultSwitchesAtTheirEdges) {
   };
   for (const bool wide : {false, true}) {
     SCOPED_TRACE(wide ? "wide GPU" : "other GPU");
-    for (const Edge& e :
-         {Edge{7 << 16, "small tiles", "warp-lookback"},
-          Edge{7 << 19, "warp-lookback", "coarsened"}, Edge{1 << 22, "coarsened", "pipelined"}}) {
+    for (const Edge& e : {Edge{7 << 16, "small tiles", "warp-lookback"},
+                          Edge{9 << 18, "warp-lookback", "paced warp-lookback"},
+                          Edge{1 << 22, "paced warp-lookback", "pipelined"}}) {
       EXPECT_EQ(deterministic_tier<float>(e.last, wide), e.below) << e.last;
       EXPECT_EQ(deterministic_tier<float>(e.last + 1, wide), e.above) << e.last + 1;
       EXPECT_EQ(deterministic_tier<std::uint32_t>(e.last + 1, wide), e.above) << e.last + 1;
     }
     for (const Edge& e : {Edge{1 << 18, "small tiles", "warp-lookback"},
-                          Edge{3 << 19, "warp-lookback", "pipelined"}}) {
+                          Edge{3 << 18, "warp-lookback", "paced warp-lookback"}}) {
       EXPECT_EQ(deterministic_tier<double>(e.last, wide), e.below) << e.last;
       EXPECT_EQ(deterministic_tier<double>(e.last + 1, wide), e.above) << e.last + 1;
       EXPECT_EQ(deterministic_tier<std::uint64_t>(e.last + 1, wide), e.above) << e.last + 1;
     }
-    // The wide shape: from 16 MiB of floating point, 96 MiB of integers.
-    EXPECT_EQ(deterministic_tier<double>(std::int64_t{1} << 21, wide), "pipelined");
+    // The paced tier ends at 16 MiB; above it pipelined, on wide GPUs the
+    // wide shape from 16 MiB of floating point and 96 MiB of integers.
+    EXPECT_EQ(deterministic_tier<double>(std::int64_t{1} << 21, wide), "paced warp-lookback");
+    EXPECT_EQ(deterministic_tier<std::uint64_t>(std::int64_t{1} << 21, wide),
+              "paced warp-lookback");
     EXPECT_EQ(deterministic_tier<double>((std::int64_t{1} << 21) + 1, wide),
               wide ? "pipelined-wide" : "pipelined");
     EXPECT_EQ(deterministic_tier<std::uint64_t>((std::int64_t{1} << 21) + 1, wide), "pipelined");

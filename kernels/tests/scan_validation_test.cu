@@ -129,10 +129,11 @@ static_assert(DefaultAdaptive<4>::picks_small<std::uint32_t>(std::int64_t{1} << 
               DefaultAdaptive<4>::picks_small<float>(-1));
 // Deterministic reaches every tier; of a DefaultConfig it is the
 // deterministic default, with its own switches (config.hpp): 4-byte values
-// small tiles to 1.75 MiB, 224 x 44 to 14 MiB, coarsened to 16 MiB, then
-// pipelined; 8-byte values small tiles to 2 MiB, 224 x 20 to 12 MiB, then
-// pipelined, on wide GPUs the wide shape from 16 MiB of floating point and
-// 96 MiB of other values. Other configurations keep their tiers.
+// small tiles to 1.75 MiB, 224 x 44 to 9 MiB, the same paced at 6000 GB/s to
+// 16 MiB, then pipelined; 8-byte values small tiles to 2 MiB, 224 x 20 to 6
+// MiB, the same paced at 4000 GB/s to 16 MiB, then pipelined, on wide GPUs
+// the wide shape from 16 MiB of floating point and 96 MiB of other values.
+// Other configurations keep their tiers.
 template <class C>
 using Det = lookback::ScanConfig<C::variant, typename C::policy, true>;
 static_assert(
@@ -141,22 +142,25 @@ static_assert(
                        Det<lookback::WarpLookbackSmall>,
                        lookback::SizeAdaptive<
                            Det<lookback::WarpLookback>,
-                           lookback::SizeAdaptive<Det<lookback::Coarsened>,
+                           lookback::SizeAdaptive<Det<lookback::PacedWarpLookback<6000>>,
                                                   Det<lookback::Pipelined>, std::int64_t{16} << 20>,
-                           std::int64_t{14} << 20>,
+                           std::int64_t{9} << 20>,
                        std::int64_t{7} << 18>>);
 template <bool kFloatingPoint>
 using DetEightByte = lookback::SizeAdaptive<
     Det<lookback::WarpLookbackSmall>,
     lookback::SizeAdaptive<
         Det<lookback::WarpLookback>,
-        lookback::DeviceAdaptive<
-            Det<lookback::Pipelined>,
-            lookback::SizeAdaptive<Det<lookback::Pipelined>, Det<lookback::PipelinedWide>,
-                                   kFloatingPoint ? std::int64_t{16} << 20
-                                                  : std::int64_t{96} << 20>,
-            lookback::kWideGBpsPerSm>,
-        std::int64_t{12} << 20>,
+        lookback::SizeAdaptive<
+            Det<lookback::PacedWarpLookback<4000>>,
+            lookback::DeviceAdaptive<
+                Det<lookback::Pipelined>,
+                lookback::SizeAdaptive<Det<lookback::Pipelined>, Det<lookback::PipelinedWide>,
+                                       kFloatingPoint ? std::int64_t{16} << 20
+                                                      : std::int64_t{96} << 20>,
+                lookback::kWideGBpsPerSm>,
+            std::int64_t{16} << 20>,
+        std::int64_t{6} << 20>,
     std::int64_t{2} << 20>;
 static_assert(
     std::is_same_v<lookback::Deterministic<DefaultAdaptive<8, true>>, DetEightByte<true>> &&

@@ -110,6 +110,12 @@ using Pipelined = ScanConfig<Variant::Pipelined>;
 // (PipelinedWidePolicy; DefaultConfig picks it by device and size).
 using PipelinedWide = ScanConfig<Variant::Pipelined, PipelinedWidePolicy>;
 using Fallback = ScanConfig<Variant::Fallback>;
+// warp-lookback whose first wave loads in ticket order, at about kGBps
+// (PacedFirstWave, first_wave.cuh): the deterministic default's tier at
+// about one wave of tiles (DeterministicDefaultConfig).
+template <int kGBps>
+using PacedWarpLookback =
+    ScanConfig<Variant::WarpLookback, PacedFirstWave<WarpLookbackPolicy, kGBps>>;
 
 namespace detail {
 // What the two kinds of adaptive configuration share: two whole
@@ -355,24 +361,35 @@ using DefaultConfig =
 // from the closest PREFIX adds one dependent add per tile to the look-back
 // chain, so at sizes where the grid is about one wave the kernels of fewer,
 // larger tiles lose less (bench/results/h200/default-det/, quarter steps
-// from 2^17 to 2^23 items, two passes, H200; not yet checked on an H100):
+// from 2^17 to 2^23 items, two passes, H200; not yet checked on an H100).
+// There the chain waits for the last aggregates, which a one-wave grid
+// loads all at once; a first wave paced in ticket order (PacedWarpLookback)
+// hands the look-backs their aggregates in order, so the chain runs while
+// the later tiles load (bench/results/h200/det-pace/: two cards, five
+// passes; pacing costs the default up to 4% (f32) and 5% (f64) at the same
+// sizes, so only the deterministic default paces):
 // - 4-byte values: the small tiles up to 1.75 MiB (7 x 2^16 items: level
 //   with 224 x 44 there, 2% behind at 2^19), 224 x 44 warp-lookback up to
-//   14 MiB (3.5 x 2^20 items), coarsened up to 16 MiB (at 2^22 f32 items
-//   coarsened-det 18.34 us, pipelined-det 18.61, 224 x 44 18.91; the
-//   default 17.55), pipelined above (1.9 us ahead of coarsened at 5 x 2^20).
-//   Mapping the default's tiers gave +8.2% at 2^22; these +5.4% (another
-//   session, three passes: default-det/switched/; worst +6.6% at 3.5 x 2^20).
+//   9 MiB (2.25 x 2^20 items), the same paced at 6000 GB/s up to 16 MiB
+//   (2^22 items; at 3.5 x 2^20 f32 +3.5-3.6% against the unpaced tier's
+//   +5.8-5.9% and coarsened's +8.4%, at 2^22 +0.1-0.4% against coarsened's
+//   +5.0-5.2%; 5000 and 8000 GB/s within 1.2 points of 6000, 4000 up to
+//   1.5 behind), pipelined above (1.9 us ahead of coarsened at 5 x 2^20).
+//   Mapping the default's tiers gave +8.2% at 2^22, the unpaced switches
+//   +5.4% (default-det/switched/, worst +6.6% at 3.5 x 2^20); these
+//   +0.9-4.6% from 2^19 to 2^24.
 // - 8-byte values: the small tiles up to 2 MiB (2^18 items; 224 x 20 is
-//   0.3 us ahead at 1.25 x 2^18), 224 x 20 warp-lookback up to 12 MiB
-//   (1.5 x 2^20 items; at 2^20 f64 13.36 us against the small tiles' 15.04,
-//   the default 12.72), pipelined above; on wide GPUs the wide shape from
-//   16 MiB for floating point (pipelined-det 0.2 us ahead at 2^21 items,
-//   the wide shape 0.5 us ahead at 2.5 x 2^20) and from the default's 96
-//   MiB for the others (not measured; integer sums run the default:
-//   runs_on_t, below). Mapping the default's tiers gave +17.9% at 2^20 f64; these
-//   +5.5% (switched/), and +9-11% from 1.75 x 2^20 to 2^22 items, where no
-//   deterministic kernel came within 9% of the default (larger pipelined
+//   0.3 us ahead at 1.25 x 2^18), 224 x 20 warp-lookback up to 6 MiB
+//   (1.5 x 2^19 items), the same paced at 4000 GB/s up to 16 MiB (2^21
+//   items; f64 +0.6-2.4% at 1.25-1.5 x 2^20 against +3.0-5.4%, +6.3-8.1%
+//   at 1.75-2 x 2^20 against +9.4-10.1%), pipelined above; on wide GPUs the
+//   wide shape from 16 MiB for floating point (the wide shape 0.5 us ahead
+//   of pipelined-det at 2.5 x 2^20) and from the default's 96 MiB for the
+//   others (not measured; integer sums run the default: runs_on_t, below).
+//   Mapping the default's tiers gave +17.9% at 2^20 f64, the unpaced
+//   switches +5.5% there (switched/); from 2.5 x 2^20 to 2^22 items f64
+//   stays +9-10% behind: the paced tier is +8.7-8.8% at 2.5 x 2^20 and
+//   17-21% from 3 x 2^20, paced pipelined kernels 10-16% (larger pipelined
 //   tiles, in dynamic shared memory, came within 4-9%: not taken,
 //   bench/results/h200/dynamic-shared/).
 // - 1- and 2-byte values and values of other sizes: the default's tiers,
@@ -385,10 +402,15 @@ constexpr std::int64_t deterministic_max_small_bytes() {
 template <class T>
 constexpr std::int64_t deterministic_max_middle_bytes() {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8, "only 4- and 8-byte values have own switches");
-  return sizeof(T) == 4 ? std::int64_t{14} << 20 : std::int64_t{12} << 20;
+  return sizeof(T) == 4 ? std::int64_t{9} << 20 : std::int64_t{6} << 20;
 }
-// 4-byte values: coarsened up to here, pipelined above.
-inline constexpr std::int64_t kDeterministicMaxCoarsenedBytes = std::int64_t{16} << 20;
+// The paced tier: its rate, and up to here.
+template <class T>
+constexpr int deterministic_pace_gbps() {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "only 4- and 8-byte values have own switches");
+  return sizeof(T) == 4 ? 6000 : 4000;
+}
+inline constexpr std::int64_t kDeterministicMaxPacedBytes = std::int64_t{16} << 20;
 template <class T>
 constexpr std::int64_t deterministic_wide_switch_bytes() {
   return std::is_floating_point_v<T> ? std::int64_t{16} << 20 : default_wide_switch_bytes<T>();
@@ -396,17 +418,16 @@ constexpr std::int64_t deterministic_wide_switch_bytes() {
 namespace detail {
 template <class C>
 using deterministic_t = typename set_flags<true, false>::template on<C>::type;
-// Above the middle tier: what differs between 4- and 8-byte values. Values
+// Above the paced tier: what differs between 4- and 8-byte values. Values
 // of other sizes have no own tiers (no specialisation).
 template <class T, std::size_t kBytes = sizeof(T)>
-struct deterministic_above_middle {};
+struct deterministic_above_paced {};
 template <class T>
-struct deterministic_above_middle<T, 4> {
-  using type = SizeAdaptive<deterministic_t<Coarsened>, deterministic_t<Pipelined>,
-                            kDeterministicMaxCoarsenedBytes>;
+struct deterministic_above_paced<T, 4> {
+  using type = deterministic_t<Pipelined>;
 };
 template <class T>
-struct deterministic_above_middle<T, 8> {
+struct deterministic_above_paced<T, 8> {
   using type = by_device_t<deterministic_t<Pipelined>,
                            SizeAdaptive<deterministic_t<Pipelined>, deterministic_t<PipelinedWide>,
                                         deterministic_wide_switch_bytes<T>()>>;
@@ -416,11 +437,14 @@ struct deterministic_default {
   using type = map_configs_t<DefaultConfig<T>, set_flags<true, false>::template on>;
 };
 template <class T>
-struct deterministic_default<T, std::void_t<typename deterministic_above_middle<T>::type>> {
+struct deterministic_default<T, std::void_t<typename deterministic_above_paced<T>::type>> {
   using type = SizeAdaptive<
       deterministic_t<WarpLookbackSmall>,
-      SizeAdaptive<deterministic_t<WarpLookback>, typename deterministic_above_middle<T>::type,
-                   deterministic_max_middle_bytes<T>()>,
+      SizeAdaptive<
+          deterministic_t<WarpLookback>,
+          SizeAdaptive<deterministic_t<PacedWarpLookback<deterministic_pace_gbps<T>()>>,
+                       typename deterministic_above_paced<T>::type, kDeterministicMaxPacedBytes>,
+          deterministic_max_middle_bytes<T>()>,
       deterministic_max_small_bytes<T>()>;
 };
 }  // namespace detail
