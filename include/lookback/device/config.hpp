@@ -377,7 +377,8 @@ using DefaultConfig =
 //   1.5 behind), pipelined above (1.9 us ahead of coarsened at 5 x 2^20).
 //   Mapping the default's tiers gave +8.2% at 2^22, the unpaced switches
 //   +5.4% (default-det/switched/, worst +6.6% at 3.5 x 2^20); these
-//   +0.9-4.6% from 2^19 to 2^24.
+//   +0.9-4.6% from 2^19 to 2^24 (det-pace/ run 2), +0.2-4.7% from 2^18 to
+//   2^28 (run 3, the committed tiers).
 // - 8-byte values: the small tiles up to 2 MiB (2^18 items; 224 x 20 is
 //   0.3 us ahead at 1.25 x 2^18), 224 x 20 warp-lookback up to 6 MiB
 //   (1.5 x 2^19 items), the same paced at 4000 GB/s up to 16 MiB (2^21
