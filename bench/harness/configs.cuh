@@ -61,16 +61,15 @@ using BDefaultDetFor = lookback::detail::map_configs_t<
     lookback::runs_on_t<lookback::Deterministic<lookback::DefaultConfig<T>>, T>, WithoutScalarPath>;
 static_assert(std::is_same_v<BDefaultDetFor<std::uint32_t>, BDefaultFor<std::uint32_t>> &&
               std::is_same_v<BDefaultDetFor<std::uint64_t>, BDefaultFor<std::uint64_t>>);
-static_assert(
-    std::is_same_v<BDefaultDetFor<float>::small, BWarpSmallDet> &&
-    std::is_same_v<BDefaultDetFor<float>::large::small, BWarpDet> &&
-    std::is_same_v<BDefaultDetFor<float>::large::large::small, BWarpPacedDet<6000>> &&
-    std::is_same_v<BDefaultDetFor<float>::large::large::large, BPipelinedDet> &&
-    std::is_same_v<BDefaultDetFor<double>::small, BWarpSmallDet> &&
-    std::is_same_v<BDefaultDetFor<double>::large::small, BWarpDet> &&
-    std::is_same_v<BDefaultDetFor<double>::large::large::small, BWarpPacedDet<4000>> &&
-    std::is_same_v<BDefaultDetFor<double>::large::large::large::base, BPipelinedDet> &&
-    std::is_same_v<BDefaultDetFor<double>::large::large::large::wide::large, BPipelinedWideDet>);
+static_assert(std::is_same_v<BDefaultDetFor<float>::small, BWarpSmallDet> &&
+              std::is_same_v<BDefaultDetFor<float>::large::small, BWarpDet> &&
+              std::is_same_v<BDefaultDetFor<float>::large::large::small, BWarpPacedDet<6000>> &&
+              std::is_same_v<BDefaultDetFor<float>::large::large::large, BPipelinedDet> &&
+              std::is_same_v<BDefaultDetFor<double>::small, BWarpSmallDet> &&
+              std::is_same_v<BDefaultDetFor<double>::large::small, BWarpDet> &&
+              std::is_same_v<BDefaultDetFor<double>::large::large::small, BWarpPacedDet<4000>> &&
+              std::is_same_v<BDefaultDetFor<double>::large::large::large::base, BPipelinedDet> &&
+              std::is_same_v<BDefaultDetFor<double>::large::large::large::wide, BPipelinedWideDet>);
 
 // A warp-lookback shape for exploration: Threads x Bytes per thread, the
 // library's look-back delay from 1024 tiles, at most kMaxItems items a

@@ -281,7 +281,8 @@ void explore_protocol_groups(const Settings& s) {
   // default ran the default's tiers; these sizes and rows chose its own
   // switches (config.hpp, DeterministicDefaultConfig;
   // bench/results/h200/default-det/), and since 2026-12-02 its paced tier
-  // (bench/results/h200/det-pace/).
+  // (bench/results/h200/det-pace/); coarsened-det, its 4-byte tier until
+  // then, stays as a row.
   std::vector<std::int64_t> det_sizes = quarter_steps(s, 17, 23);
   for (const std::int64_t n : powers_of_two(s, {24, 26, 28}))
     det_sizes.push_back(n);

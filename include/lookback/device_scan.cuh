@@ -36,7 +36,8 @@
 //
 // Variants and tuning are chosen by a configuration type (device/config.hpp):
 // lookback::WarpLookback, lookback::Coarsened, lookback::Pipelined,
-// lookback::Fallback, lookback::Deterministic<C> (bitwise run-to-run
+// lookback::Fallback, lookback::PipelinedWide,
+// lookback::PacedWarpLookback<gbps>, lookback::Deterministic<C> (bitwise run-to-run
 // identical floating point; of the default, DeterministicDefaultConfig<T>,
 // whose tiers switch where the deterministic kernels do, and which runs the
 // default on integer sums, min, max and xor, exact in any bracketing:
@@ -237,9 +238,9 @@ inline cudaError_t check_plan_device(int plan_device, int current_device) {
 }
 
 // ScanPlan's third parameter, Runs, is what the first two run
-// (runs_on_t); an empty base of every plan class says so once.
+// (runs_on_t); this empty base of every plan class checks it, once.
 template <class T, class Config, class Runs>
-struct PlanParameters {
+struct RunsDerivedCheck {
   static_assert(std::is_same_v<Runs, runs_on_t<Config, T>>,
                 "ScanPlan's third parameter is derived from the first two: leave it out");
 };
@@ -262,7 +263,7 @@ constexpr void check_plan_operator() {
 // on T (runs_on_t: the deterministic default on integers runs the default),
 // derived from the first two: leave it out.
 template <class T, class Config = DefaultConfig<T>, class Runs = runs_on_t<Config, T>>
-class ScanPlan : detail::PlanParameters<T, Config, Runs> {
+class ScanPlan : detail::RunsDerivedCheck<T, Config, Runs> {
  public:
   static constexpr protocol::Protocol kProtocol = Runs::protocol;
   static constexpr protocol::Protocol kProtocolInPlace = Runs::protocol_in_place;
@@ -415,7 +416,7 @@ namespace detail {
 // for the half that runs n. Config: what the plan was asked for; Runs: what
 // it runs (check_plan_operator).
 template <class Derived, class T, class Config, class Runs>
-class ForwardingPlan : PlanParameters<T, Config, Runs> {
+class ForwardingPlan : RunsDerivedCheck<T, Config, Runs> {
  protected:
   ForwardingPlan() = default;  // only as the base of a plan
 

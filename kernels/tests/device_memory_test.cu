@@ -92,7 +92,7 @@ TEST(DeviceMemory, DefaultConfigComposition) {
                 lookback::is_size_adaptive_v<lookback::DefaultConfig<std::uint32_t>::large>);
   static_assert(
       std::is_same_v<lookback::DefaultConfig<std::uint32_t>::large::large, lookback::Pipelined>);
-  // (Deterministic<D> has its own switches: the device choice two tiers
+  // (Deterministic<D> has its own switches: the device choice three levels
   // down, above the paced tier.)
   using Det = lookback::Deterministic<D>::large::large::large;
   static_assert(lookback::is_device_adaptive_v<Det> && Det::deterministic &&
@@ -122,7 +122,11 @@ std::string deterministic_tier(std::int64_t n, bool wide_gpu) {
     return "pipelined";
   } else {
     if (!Above::picks_wide(wide_gpu ? lookback::kWideGBpsPerSm : 0.0)) return "pipelined";
-    return Above::wide::template picks_small<T>(n) ? "pipelined" : "pipelined-wide";
+    if constexpr (lookback::is_size_adaptive_v<typename Above::wide>) {
+      return Above::wide::template picks_small<T>(n) ? "pipelined" : "pipelined-wide";
+    } else {
+      return "pipelined-wide";  // floating point: from where the paced tier ends
+    }
   }
 }
 

@@ -132,7 +132,8 @@ static_assert(DefaultAdaptive<4>::picks_small<std::uint32_t>(std::int64_t{1} << 
 // small tiles to 1.75 MiB, 224 x 44 to 9 MiB, the same paced at 6000 GB/s to
 // 16 MiB, then pipelined; 8-byte values small tiles to 2 MiB, 224 x 20 to 6
 // MiB, the same paced at 4000 GB/s to 16 MiB, then pipelined, on wide GPUs
-// the wide shape from 16 MiB of floating point and 96 MiB of other values.
+// the wide shape (for floating point at once: the paced tier ends at 16
+// MiB, where its wide switch is; for other values from 96 MiB).
 // Other configurations keep their tiers.
 template <class C>
 using Det = lookback::ScanConfig<C::variant, typename C::policy, true>;
@@ -155,9 +156,10 @@ using DetEightByte = lookback::SizeAdaptive<
             Det<lookback::PacedWarpLookback<4000>>,
             lookback::DeviceAdaptive<
                 Det<lookback::Pipelined>,
-                lookback::SizeAdaptive<Det<lookback::Pipelined>, Det<lookback::PipelinedWide>,
-                                       kFloatingPoint ? std::int64_t{16} << 20
-                                                      : std::int64_t{96} << 20>,
+                std::conditional_t<
+                    kFloatingPoint, Det<lookback::PipelinedWide>,
+                    lookback::SizeAdaptive<Det<lookback::Pipelined>, Det<lookback::PipelinedWide>,
+                                           std::int64_t{96} << 20>>,
                 lookback::kWideGBpsPerSm>,
             std::int64_t{16} << 20>,
         std::int64_t{6} << 20>,

@@ -2,7 +2,9 @@
 // protocol from the catalogue), the tuning policy, and compile-time options.
 //
 //   lookback::WarpLookback, lookback::Coarsened, lookback::Pipelined,
-//   lookback::Fallback, lookback::WarpLookbackSmall (small tiles)
+//   lookback::Fallback, lookback::WarpLookbackSmall (small tiles),
+//   lookback::PipelinedWide (8-byte shape for GPUs of more bandwidth per
+//   SM), lookback::PacedWarpLookback<gbps> (first wave loads in ticket order)
 //   lookback::DefaultConfig<T>   what the API picks when none is named
 //   lookback::SizeAdaptive<S, L, bytes>  S up to `bytes` of input, L above
 //   lookback::DeviceAdaptive<B, W, gbps> W on GPUs of at least `gbps` of DRAM
@@ -361,37 +363,33 @@ using DefaultConfig =
 // from the closest PREFIX adds one dependent add per tile to the look-back
 // chain, so at sizes where the grid is about one wave the kernels of fewer,
 // larger tiles lose less (bench/results/h200/default-det/, quarter steps
-// from 2^17 to 2^23 items, two passes, H200; not yet checked on an H100).
-// There the chain waits for the last aggregates, which a one-wave grid
-// loads all at once; a first wave paced in ticket order (PacedWarpLookback)
-// hands the look-backs their aggregates in order, so the chain runs while
-// the later tiles load (bench/results/h200/det-pace/: two cards, five
-// passes; pacing costs the default up to 4% (f32) and 5% (f64) at the same
-// sizes, so only the deterministic default paces):
+// from 2^17 to 2^23 items, H200). There the chain also waits for the last
+// aggregates, which a one-wave grid loads all at once; a first wave paced in
+// ticket order (PacedWarpLookback) hands the look-backs their aggregates in
+// order, so the chain runs while the later tiles load. Pacing costs the
+// default itself 1-5% at those sizes (at 4000 GB/s), so only the
+// deterministic default paces. Figures: bench/results/h200/det-pace/README.md
+// (three H200s). The rates were chosen on H200s only: on an H100 (3.35 TB/s
+// against 4.8) the same rates ask for input faster against its DRAM, as
+// 8000 GB/s did on the H200, which was within 1.2 points of 6000.
 // - 4-byte values: the small tiles up to 1.75 MiB (7 x 2^16 items: level
 //   with 224 x 44 there, 2% behind at 2^19), 224 x 44 warp-lookback up to
-//   9 MiB (2.25 x 2^20 items), the same paced at 6000 GB/s up to 16 MiB
-//   (2^22 items; at 3.5 x 2^20 f32 +3.5-3.6% against the unpaced tier's
-//   +5.8-5.9% and coarsened's +8.4%, at 2^22 +0.1-0.4% against coarsened's
-//   +5.0-5.2%; 5000 and 8000 GB/s within 1.2 points of 6000, 4000 up to
-//   1.5 behind), pipelined above (1.9 us ahead of coarsened at 5 x 2^20).
-//   Mapping the default's tiers gave +8.2% at 2^22, the unpaced switches
-//   +5.4% (default-det/switched/, worst +6.6% at 3.5 x 2^20); these
-//   +0.9-4.6% from 2^19 to 2^24 (det-pace/ run 2), +0.2-4.7% from 2^18 to
-//   2^28 (run 3, the committed tiers).
+//   9 MiB (2.25 x 2^20 items: unpaced ahead to 2^21, paced from 2.5 x 2^20,
+//   nothing measured between), the same paced at 6000 GB/s up to 16 MiB
+//   (at 3.5 x 2^20 and 2^22 items 2-8 points ahead of the unpaced tier and
+//   of coarsened, the tier it replaced), pipelined above (1.9 us ahead of
+//   coarsened at 5 x 2^20). f32: within 5% of the default from 2^19 items
+//   in every run since (worst +6.6% before the paced tier).
 // - 8-byte values: the small tiles up to 2 MiB (2^18 items; 224 x 20 is
 //   0.3 us ahead at 1.25 x 2^18), 224 x 20 warp-lookback up to 6 MiB
 //   (1.5 x 2^19 items), the same paced at 4000 GB/s up to 16 MiB (2^21
-//   items; f64 +0.6-2.4% at 1.25-1.5 x 2^20 against +3.0-5.4%, +6.3-8.1%
-//   at 1.75-2 x 2^20 against +9.4-10.1%), pipelined above; on wide GPUs the
-//   wide shape from 16 MiB for floating point (the wide shape 0.5 us ahead
-//   of pipelined-det at 2.5 x 2^20) and from the default's 96 MiB for the
-//   others (not measured; integer sums run the default: runs_on_t, below).
-//   Mapping the default's tiers gave +17.9% at 2^20 f64, the unpaced
-//   switches +5.5% there (switched/); from 2.5 x 2^20 to 2^22 items f64
-//   stays +9-10% behind: the paced tier is +8.7-8.8% at 2.5 x 2^20 and
-//   17-21% from 3 x 2^20, paced pipelined kernels 10-16% (larger pipelined
-//   tiles, in dynamic shared memory, came within 4-9%: not taken,
+//   items; 0.4-4.7 points ahead of the unpaced tier from 1.75 x 2^19), then
+//   pipelined; on wide GPUs the wide shape, for floating point from 16 MiB
+//   (0.5 us ahead of pipelined-det at 2.5 x 2^20), for the others from the
+//   default's 96 MiB (not measured; integer sums run the default: runs_on_t,
+//   below). f64 stays 9-10% behind the default from 2.5 x 2^20 to 2^22
+//   items, where no deterministic kernel came nearer, paced or not (larger
+//   pipelined tiles, in dynamic shared memory, came within 4-9%: not taken,
 //   bench/results/h200/dynamic-shared/).
 // - 1- and 2-byte values and values of other sizes: the default's tiers,
 //   each folding left (not measured).
@@ -401,7 +399,7 @@ constexpr std::int64_t deterministic_max_small_bytes() {
   return sizeof(T) == 4 ? std::int64_t{7} << 18 : std::int64_t{2} << 20;
 }
 template <class T>
-constexpr std::int64_t deterministic_max_middle_bytes() {
+constexpr std::int64_t deterministic_max_unpaced_bytes() {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8, "only 4- and 8-byte values have own switches");
   return sizeof(T) == 4 ? std::int64_t{9} << 20 : std::int64_t{6} << 20;
 }
@@ -412,10 +410,6 @@ constexpr int deterministic_pace_gbps() {
   return sizeof(T) == 4 ? 6000 : 4000;
 }
 inline constexpr std::int64_t kDeterministicMaxPacedBytes = std::int64_t{16} << 20;
-template <class T>
-constexpr std::int64_t deterministic_wide_switch_bytes() {
-  return std::is_floating_point_v<T> ? std::int64_t{16} << 20 : default_wide_switch_bytes<T>();
-}
 namespace detail {
 template <class C>
 using deterministic_t = typename set_flags<true, false>::template on<C>::type;
@@ -427,11 +421,16 @@ template <class T>
 struct deterministic_above_paced<T, 4> {
   using type = deterministic_t<Pipelined>;
 };
+// 8-byte values: pipelined; on wide GPUs the wide shape, for floating point
+// from where the paced tier ends (16 MiB), for other values from the
+// default's switch.
 template <class T>
 struct deterministic_above_paced<T, 8> {
-  using type = by_device_t<deterministic_t<Pipelined>,
-                           SizeAdaptive<deterministic_t<Pipelined>, deterministic_t<PipelinedWide>,
-                                        deterministic_wide_switch_bytes<T>()>>;
+  using wide =
+      std::conditional_t<std::is_floating_point_v<T>, deterministic_t<PipelinedWide>,
+                         SizeAdaptive<deterministic_t<Pipelined>, deterministic_t<PipelinedWide>,
+                                      default_wide_switch_bytes<T>()>>;
+  using type = by_device_t<deterministic_t<Pipelined>, wide>;
 };
 template <class T, class = void>
 struct deterministic_default {
@@ -445,7 +444,7 @@ struct deterministic_default<T, std::void_t<typename deterministic_above_paced<T
           deterministic_t<WarpLookback>,
           SizeAdaptive<deterministic_t<PacedWarpLookback<deterministic_pace_gbps<T>()>>,
                        typename deterministic_above_paced<T>::type, kDeterministicMaxPacedBytes>,
-          deterministic_max_middle_bytes<T>()>,
+          deterministic_max_unpaced_bytes<T>()>,
       deterministic_max_small_bytes<T>()>;
 };
 }  // namespace detail

@@ -118,7 +118,9 @@
 //     1.2-1.8 points slower than without prefetch
 //     (bench/results/prefetch/spill-ea39607/).
 //   First-wave pacing (kFirstWavePaceGBps, first_wave.cuh; 2026-11-28):
-//     off in every production policy. Tile timelines (bench --suite trace,
+//     off in every production policy (the deterministic default's paced
+//     tier, config.hpp's PacedWarpLookback, is the one user: there it lets
+//     the left fold's chain run while later tiles load). Tile timelines (bench --suite trace,
 //     H200) show one-tile grids at 2^24-2^26 running in waves of loads
 //     alone and stores alone for 60 us after the launch: the first wave
 //     asks for all its input at once and finishes together. Pacing the
@@ -208,6 +210,7 @@ struct TilePolicy {
 // first_wave.cuh), e.g. PacedFirstWave<CoarsenedPolicy, 4000>.
 template <class Policy, int kGBps>
 struct PacedFirstWave : Policy {
+  static_assert(kGBps > 0, "a paced first wave needs a rate (0 would leave it unpaced)");
   static constexpr int kFirstWavePaceGBps = kGBps;
 };
 
