@@ -4,8 +4,10 @@
 # tiers (explore_default, _u64, _u16, _u8: each ends with the default
 # against its fastest tier at every size), the 8-byte persistent shapes the
 # default picks by bandwidth per SM (explore_u64_shapes, explore_f64_shapes),
-# where the wide shape starts to pay (explore_wide_switch, _f64) and the
-# main table. PASSES passes of the group list, one after the other,
+# where the wide shape starts to pay (explore_wide_switch, _f64), the
+# deterministic default against the default for f32 and f64
+# (explore_default_det, _f64: its tiers' switches and first-wave pacing
+# rates were chosen on an H200, config.hpp) and the main table. PASSES passes of the group list, one after the other,
 # so that a slow spell of the card shows as a pass that disagrees.
 #   bench/bringup.sh BENCH OUTDIR [PASSES]    (PASSES: 3)
 # Writes OUTDIR/gpu.txt and OUTDIR/<group>_p<pass>.{csv,log}; exits non-zero
@@ -46,6 +48,9 @@ for pass in $(seq 1 "$passes"); do
   done
   for group in explore_wide_switch explore_wide_switch_f64; do
     run "${group}_p$pass" --suite explore --group "$group" --min-log 20 --max-log 25
+  done
+  for group in explore_default_det explore_default_det_f64; do
+    run "${group}_p$pass" --suite explore --group "$group" --min-log 17 --max-log 24
   done
 done
 run main --suite main --min-log 10 --max-log 30

@@ -379,7 +379,8 @@ using DefaultConfig =
 //   (at 3.5 x 2^20 and 2^22 items 2-8 points ahead of the unpaced tier and
 //   of coarsened, the tier it replaced), pipelined above (1.9 us ahead of
 //   coarsened at 5 x 2^20). f32: within 5% of the default from 2^19 items
-//   in every run since (worst +6.6% before the paced tier).
+//   on three cards (worst +6.6% before the paced tier); a fourth card's
+//   bring-up +5.0-5.2% at 1.5 x 2^21 (bench/results/h200/bringup/).
 // - 8-byte values: the small tiles up to 2 MiB (2^18 items; 224 x 20 is
 //   0.3 us ahead at 1.25 x 2^18), 224 x 20 warp-lookback up to 6 MiB
 //   (1.5 x 2^19 items), the same paced at 4000 GB/s up to 16 MiB (2^21
