@@ -7,8 +7,9 @@
 # where the wide shape starts to pay (explore_wide_switch, _f64), the
 # deterministic default against the default for f32 and f64
 # (explore_default_det, _f64: its tiers' switches and first-wave pacing
-# rates were chosen on an H200, config.hpp) and the main table. PASSES passes of the group list, one after the other,
-# so that a slow spell of the card shows as a pass that disagrees.
+# rates were chosen on an H200, config.hpp) and the main table. PASSES
+# passes of the group list, one after the other, so that a slow spell of
+# the card shows as a pass that disagrees.
 #   bench/bringup.sh BENCH OUTDIR [PASSES]    (PASSES: 3)
 # Writes OUTDIR/gpu.txt and OUTDIR/<group>_p<pass>.{csv,log}; exits non-zero
 # if any run failed a result check, could not run or ran past

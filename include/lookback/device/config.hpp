@@ -369,7 +369,8 @@ using DefaultConfig =
 // order, so the chain runs while the later tiles load. Pacing costs the
 // default itself 1-5% at those sizes (at 4000 GB/s), so only the
 // deterministic default paces. Figures: bench/results/h200/det-pace/README.md
-// (three H200s). The rates were chosen on H200s only: on an H100 (3.35 TB/s
+// (three H200s, then run 4 and bench/results/h200/bringup/run2-with-det/ on
+// others). The rates were chosen on H200s only: on an H100 (3.35 TB/s
 // against 4.8) the same rates ask for input faster against its DRAM, as
 // 8000 GB/s did on the H200, which was within 1.2 points of 6000.
 // - 4-byte values: the small tiles up to 1.75 MiB (7 x 2^16 items: level
@@ -379,8 +380,9 @@ using DefaultConfig =
 //   (at 3.5 x 2^20 and 2^22 items 2-8 points ahead of the unpaced tier and
 //   of coarsened, the tier it replaced), pipelined above (1.9 us ahead of
 //   coarsened at 5 x 2^20). f32: within 5% of the default from 2^19 items
-//   on three cards (worst +6.6% before the paced tier); a fourth card's
-//   bring-up +5.0-5.2% at 1.5 x 2^21 (bench/results/h200/bringup/).
+//   on three cards (worst +6.6% before the paced tier); another card's
+//   bring-up +5.0-5.2% at 1.5 x 2^21 and up to +5.0% at 2^23
+//   (bench/results/h200/bringup/run2-with-det/).
 // - 8-byte values: the small tiles up to 2 MiB (2^18 items; 224 x 20 is
 //   0.3 us ahead at 1.25 x 2^18), 224 x 20 warp-lookback up to 6 MiB
 //   (1.5 x 2^19 items), the same paced at 4000 GB/s up to 16 MiB (2^21
@@ -388,10 +390,11 @@ using DefaultConfig =
 //   pipelined; on wide GPUs the wide shape, for floating point from 16 MiB
 //   (0.5 us ahead of pipelined-det at 2.5 x 2^20), for the others from the
 //   default's 96 MiB (not measured; integer sums run the default: runs_on_t,
-//   below). f64 stays 9-10% behind the default from 2.5 x 2^20 to 2^22
-//   items, where no deterministic kernel came nearer, paced or not (larger
-//   pipelined tiles, in dynamic shared memory, came within 4-9%: not taken,
-//   bench/results/h200/dynamic-shared/).
+//   below). f64 stays 9-10.5% behind the default from 2.5 x 2^20 to 2^22
+//   items and 4.5-5.9% to 2^23, where no deterministic kernel came within
+//   5% (paced warp-lookback at other rates 8.7% at best, det-pace/run4;
+//   larger pipelined tiles, in dynamic shared memory, within 4-9%: not
+//   taken, bench/results/h200/dynamic-shared/).
 // - 1- and 2-byte values and values of other sizes: the default's tiers,
 //   each folding left (not measured).
 template <class T>

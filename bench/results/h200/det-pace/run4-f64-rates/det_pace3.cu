@@ -1,7 +1,7 @@
 // EXPERIMENT (measurement only), fourth call: the deterministic default's
 // paced 8-byte tier (224 x 20 warp-lookback, first wave paced at 4000 GB/s,
-// 6-16 MiB) at other rates, and 224 x 24 tiles (the most 8-byte items a
-// thread that 48 KB of static shared memory holds on 224 threads), f64
+// 6-16 MiB) at other rates, and 224 x 24 tiles (larger tiles that still
+// fit 48 KB of static shared memory on 224 threads), f64
 // inclusive sums, quarter steps 2^20 .. 2^22: does another rate or a larger
 // tile bring the deterministic default within 5% of the default at
 // 1.75 x 2^20 to 2^22 items (+6-10% on the H200s so far)?
