@@ -108,9 +108,10 @@ struct SmemTileAgent {
     // The tile into shared memory (past the end: copies of the first item).
     if (full && kTma) {
       if (tid == 0) {
-        ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared,
-                                       &sm.bar, kTileBytes);
-        ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, sm.tile, p.in + base, kTileBytes,
+        const std::uint32_t bytes = kTileBytes;  // the wrappers take references
+        ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &sm.bar,
+                                       bytes);
+        ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, sm.tile, p.in + base, bytes,
                            &sm.bar);
       }
       while (!ptx::mbarrier_try_wait_parity(&sm.bar, 0u)) {
