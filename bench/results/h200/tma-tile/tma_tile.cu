@@ -50,8 +50,11 @@ using Desc = lbd::Descriptor<kP, T>;
 using Params = lbd::KernelParams<T, Op>;
 
 // kTma: the tile arrives by one bulk copy (else by every thread's 16-byte
-// loads); kLookback: the scan (else each tile's local scan only).
-template <bool kTma, bool kLookback>
+// loads); kLookback: the scan (else each tile's local scan only); kStore
+// false: no output (a store only if an item equals a value it practically
+// never does, so that the work stays): do the look-back's round trips
+// lengthen under the other tiles' output stores?
+template <bool kTma, bool kLookback, bool kStore = true>
 struct SmemTileAgent {
   static constexpr int kThreads = 256;
   static constexpr int kItems = 16;
@@ -190,6 +193,14 @@ struct SmemTileAgent {
       for (int i = 0; i < kItems; ++i)
         items[i] = op(sm.exclusive, items[i]);
     }
+    if constexpr (!kStore) {
+      T x = items[0];
+#pragma unroll
+      for (int i = 1; i < kItems; ++i)
+        x ^= items[i];
+      if (x == 0x9e3779b9u) p.out[base + tid] = x;
+      return;
+    }
     {
       uint4* mine = reinterpret_cast<uint4*>(sm.tile + tid * kItems);
 #pragma unroll
@@ -218,10 +229,10 @@ __global__ void __launch_bounds__(Agent::kThreads, Agent::kMinBlocks)
 
 // Times one agent; kLookback rows are checked against CUB, the others'
 // tiles against their own local scans.
-template <bool kTma, bool kLookback>
+template <bool kTma, bool kLookback, bool kStore = true>
 void smem_row(const char* name, std::int64_t n, const Pools<T>& pools, cudaStream_t stream,
               const Settings& settings, Timing copy, Timing cub) {
-  using Agent = SmemTileAgent<kTma, kLookback>;
+  using Agent = SmemTileAgent<kTma, kLookback, kStore>;
   const auto tiles = static_cast<std::uint32_t>((n + Agent::kTileItems - 1) / Agent::kTileItems);
   constexpr auto shape = lbd::descriptor_shape<kP, T>();
   const std::size_t bytes = lbd::temp_storage_bytes(tiles, shape);
@@ -266,7 +277,7 @@ void smem_row(const char* name, std::int64_t n, const Pools<T>& pools, cudaStrea
   CHECK_CUDA(cudaFree(temp));
   const double b = 2.0 * static_cast<double>(n) * sizeof(T);
   const char* ok = kLookback ? "ok" : "local-ok";
-  std::string check = bad == 0 ? ok : "FAIL(" + std::to_string(bad) + ")";
+  std::string check = !kStore ? "unchecked" : bad == 0 ? ok : "FAIL(" + std::to_string(bad) + ")";
   if (h.error != 0) check += " error " + std::to_string(h.error);
   emit({"explore_tma_tile", n, name, t.median_us, t.min_us, b / t.median_us / 1e3,
         100.0 * copy.median_us / t.median_us, cub.median_us / t.median_us, check});
@@ -302,6 +313,8 @@ ExtraRows<T> tma_rows(const Settings& settings) {
     smem_row<true, false>("EXPT tma ladder", n, pools, stream, settings, copy, cub);
     smem_row<false, true>("EXPT lsu scan", n, pools, stream, settings, copy, cub);
     smem_row<true, true>("EXPT tma scan", n, pools, stream, settings, copy, cub);
+    smem_row<false, false, false>("EXPT lsu ladder nostore", n, pools, stream, settings, copy, cub);
+    smem_row<false, true, false>("EXPT lsu scan nostore", n, pools, stream, settings, copy, cub);
   };
 }
 
