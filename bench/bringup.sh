@@ -9,9 +9,13 @@
 # (explore_default_det, _f64: its tiers' switches and first-wave pacing
 # rates were chosen on an H200, config.hpp) and the main table. PASSES
 # passes of the group list, one after the other, so that a slow spell of
-# the card shows as a pass that disagrees.
+# the card shows as a pass that disagrees. Then, where it was built next to
+# BENCH (or $FLAG_LATENCY names it), lookback_flag_latency: how long a
+# descriptor publish takes to reach another SM's look-back, idle and under
+# a streaming copy (bench/explore/flag_latency.cu; about 10 s).
 #   bench/bringup.sh BENCH OUTDIR [PASSES]    (PASSES: 3)
-# Writes OUTDIR/gpu.txt and OUTDIR/<group>_p<pass>.{csv,log}; exits non-zero
+# Writes OUTDIR/gpu.txt, OUTDIR/<group>_p<pass>.{csv,log} and
+# OUTDIR/flag_latency.{csv,log}; exits non-zero
 # if any run failed a result check, could not run or ran past
 # $BRINGUP_TIMEOUT seconds (default 600; an untuned GPU may hang a kernel
 # that the library bounds only in its test builds).
@@ -32,13 +36,18 @@ mkdir -p "$out"
 nvidia-smi --query-gpu=name,serial,driver_version,clocks.sm,clocks.mem --format=csv \
   >"$out/gpu.txt" 2>&1
 status=0
-run() {  # name, bench arguments...
+run_program() {  # name, program, its arguments...
   local name=$1
   shift
-  timeout "$limit" "$bench" "$@" --csv "$out/$name.csv" >"$out/$name.log" 2>&1
+  timeout "$limit" "$@" --csv "$out/$name.csv" >"$out/$name.log" 2>&1
   local rc=$?
   [ $rc -eq 0 ] || status=1
   echo "$name: exit $rc, $(tail -n 1 "$out/$name.log")"
+}
+run() {  # name, bench arguments...
+  local name=$1
+  shift
+  run_program "$name" "$bench" "$@"
 }
 for pass in $(seq 1 "$passes"); do
   for group in explore_default explore_default_u64 explore_default_u16 explore_default_u8; do
@@ -55,4 +64,10 @@ for pass in $(seq 1 "$passes"); do
   done
 done
 run main --suite main --min-log 10 --max-log 30
+flag=${FLAG_LATENCY:-$(dirname "$bench")/lookback_flag_latency}
+if [ -x "$flag" ]; then
+  run_program flag_latency "$flag"
+else
+  echo "flag_latency: skipped, no $flag"
+fi
 exit $status
