@@ -13,7 +13,9 @@
 // windows (bench/results/README.md, "The floor under small scans").
 //
 // Placement: one block per SM (each asks for more than half an SM's shared
-// memory), A on SM 0 and B on each other SM in turn, read from %smid.
+// memory), A on SM 0 and B on each other SM in turn, read from %smid (SM ids
+// are taken to run from 0 to the SM count - 1, as on the H200; where they do
+// not, a pair or the copiers do not start and the run reports it).
 // Idle: the other blocks return at once. "copy Q%": those on Q% of the other
 // SMs (by SM id modulo 4) stream a copy between two buffers larger than L2
 // for the whole ping-pong (its bandwidth is printed), as the other tiles of
@@ -29,8 +31,9 @@
 // can spin forever).
 //
 //   lookback_flag_latency [--rounds N] [--csv FILE] [--quick]
-// (N: 2000, at most 65536; --quick: 400 rounds, B on 8 SMs.) Exit status 0,
-// 1 if a wait ran out or a value was wrong, 2 for a usage error.
+// (N: 2000, at most 65536; --quick: 400 rounds, B on every ((SMs + 7) / 8)th
+// SM, 7 of 132.) Exit status 0, 1 if a wait ran out, a value was wrong or
+// FILE cannot be written, 2 for a usage error.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -383,6 +386,8 @@ struct Row {
   unsigned error;
 };
 
+// The element at q of the sorted values, rounding the index down (so the
+// "median" of an even count is its lower middle).
 double quantile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
   return v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1))];
@@ -503,6 +508,11 @@ Row run_cluster(Gpu& g, int rounds, int quarters) {
     std::exit(1);
   }
   cfg.gridDim = dim3(static_cast<unsigned>(2 * std::min(clusters, g.sms / 2)));
+  static bool told = false;
+  if (!told) {
+    std::printf("cluster ping-pong: %u blocks (clusters of two) of %d SMs\n", cfg.gridDim.x, g.sms);
+    told = true;
+  }
   const Load load{quarters, count_copiers(static_cast<int>(cfg.gridDim.x), quarters, 0u, 1u), g.src,
                   g.dst, g.n16};
   Row r =
@@ -543,6 +553,11 @@ int main(int argc, char** argv) {
   }
 
   o.rounds = o.rounds_given > 0 ? o.rounds_given : (o.quick ? 400 : 2000);
+  FILE* csv = nullptr;  // opened first: an unwritable path fails before the run
+  if (!o.csv.empty() && (csv = std::fopen(o.csv.c_str(), "w")) == nullptr) {
+    std::fprintf(stderr, "lookback_flag_latency: cannot write %s\n", o.csv.c_str());
+    return 1;
+  }
   int devices = 0;
   const cudaError_t found = cudaGetDeviceCount(&devices);
   if (found != cudaSuccess || devices == 0) {
@@ -579,7 +594,8 @@ int main(int argc, char** argv) {
   g.storage_bytes = std::size_t{16} << 20;
   CHECK(cudaMalloc(&g.storage, g.storage_bytes));
 
-  // B on every other SM (every 16th at the partial loads; 8 SMs with --quick).
+  // B on every other SM, every 16th at the partial loads; with --quick on
+  // every ((SMs + 7) / 8)th, at the partial loads every ((SMs + 3) / 4)th.
   std::vector<unsigned> partners, some;
   for (int s = 1; s < g.sms; ++s) {
     if (!o.quick || s % ((g.sms + 7) / 8) == 0) partners.push_back(static_cast<unsigned>(s));
@@ -642,12 +658,8 @@ int main(int argc, char** argv) {
                 kLoadName[f->quarters], half.size(), quantile(half, 0), quantile(half, 0.5),
                 quantile(half, 1), quantile(p90, 0.5), quantile(mx, 1), quantile(gbps, 0.5));
   }
-  if (!o.csv.empty()) {
-    FILE* f = std::fopen(o.csv.c_str(), "w");
-    if (f == nullptr) {
-      std::fprintf(stderr, "cannot write %s\n", o.csv.c_str());
-      return 1;
-    }
+  if (csv != nullptr) {
+    FILE* f = csv;
     std::fprintf(f,
                  "variant,type,load,sm_a,sm_b,rounds,rt_p10_ns,rt_median_ns,rt_p90_ns,rt_max_ns,"
                  "copy_gbps,error\n");
