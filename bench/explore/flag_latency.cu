@@ -116,6 +116,9 @@ const char* error_text(unsigned e) {
   }
 }
 
+// Control's words, accessed at device scope (the library's device_ref).
+using Flag = lookback::device::device_ref<unsigned>;
+
 struct Control {
   unsigned error;
   unsigned b_ready;
@@ -126,14 +129,10 @@ struct Control {
   unsigned long long cycles;  // A's SM cycles over the same rounds
 };
 
-template <class W>
-__device__ cuda::atomic_ref<W, cuda::thread_scope_device> ref(W& w) {
-  return cuda::atomic_ref<W, cuda::thread_scope_device>(w);
-}
 __device__ void fail(Control* c, unsigned e) {
   unsigned none = kOk;
-  ref(c->error).compare_exchange_strong(none, e, cuda::memory_order_relaxed);
-  ref(c->stop).store(1u, cuda::memory_order_relaxed);
+  Flag(c->error).compare_exchange_strong(none, e, cuda::memory_order_relaxed);
+  Flag(c->stop).store(1u, cuda::memory_order_relaxed);
 }
 __device__ unsigned smid() {
   unsigned id;
@@ -145,7 +144,7 @@ __device__ unsigned smid() {
 // another thread raised an error): one answer for the whole warp.
 __device__ bool gives_up(std::uint64_t start, Control* c) {
   return __any_sync(0xffffffffu, global_timer_ns() - start > kWaitNs ||
-                                     ref(c->stop).load(cuda::memory_order_relaxed));
+                                     Flag(c->stop).load(cuda::memory_order_relaxed));
 }
 
 // A look-back's wait on the window ending at descriptor k, by one warp:
@@ -183,7 +182,7 @@ __device__ bool wait_window(const Descriptor<P, T>& d, std::uint32_t k, Control*
 // Waits (bounded) until *flag reaches want; false (error raised) past kWaitNs.
 __device__ bool await_count(unsigned& flag, unsigned want, Control* c, unsigned error) {
   const std::uint64_t start = global_timer_ns();
-  while (ref(flag).load(cuda::memory_order_acquire) < want) {
+  while (Flag(flag).load(cuda::memory_order_acquire) < want) {
     if (global_timer_ns() - start > kWaitNs) {
       fail(c, error);
       return false;
@@ -198,7 +197,7 @@ __device__ void copy_until_stopped(const uint4* src, uint4* dst, std::size_t n16
   __shared__ unsigned long long block_bytes;
   if (threadIdx.x == 0) {
     block_bytes = 0;
-    ref(c->copiers_started).fetch_add(1u, cuda::memory_order_release);
+    Flag(c->copiers_started).fetch_add(1u, cuda::memory_order_release);
   }
   __syncthreads();
   const std::size_t threads = std::size_t{gridDim.x} * blockDim.x;
@@ -207,7 +206,7 @@ __device__ void copy_until_stopped(const uint4* src, uint4* dst, std::size_t n16
   unsigned long long words = 0;
   for (unsigned it = 0;; ++it) {
     if (it % 16 == 0 &&
-        (ref(c->stop).load(cuda::memory_order_relaxed) || global_timer_ns() - start > kCopyNs))
+        (Flag(c->stop).load(cuda::memory_order_relaxed) || global_timer_ns() - start > kCopyNs))
       break;
     uint4 v[4];
 #pragma unroll
@@ -224,8 +223,6 @@ __device__ void copy_until_stopped(const uint4* src, uint4* dst, std::size_t n16
   if (threadIdx.x == 0) atomicAdd(&c->copied_bytes, block_bytes);
 }
 
-// V::kProtocol: a kernel template's arguments stay types (nvcc's host stubs
-// cannot spell a class-type template argument).
 // Copiers: the blocks whose SM id (or, in a cluster launch, block index)
 // modulo 4 is below copy_quarters; `copiers` of them in all.
 struct Load {
@@ -243,7 +240,7 @@ __device__ void time_rounds(Control* c, long long* round_cycles, int rounds, uns
                             Publish publish, WaitReply wait_reply) {
   const int lane = static_cast<int>(threadIdx.x % 32);
   if (lane == 0 && copiers > 0) await_count(c->copiers_started, copiers, c, kCopiersMissing);
-  if (__shfl_sync(0xffffffffu, ref(c->error).load(cuda::memory_order_relaxed), 0) != kOk) return;
+  if (__shfl_sync(0xffffffffu, Flag(c->error).load(cuda::memory_order_relaxed), 0) != kOk) return;
   const std::uint64_t ns0 = global_timer_ns();
   const long long cycles0 = clock64();
   for (int k = 0; k < rounds; ++k) {
@@ -255,10 +252,12 @@ __device__ void time_rounds(Control* c, long long* round_cycles, int rounds, uns
   if (lane == 0) {
     c->cycles = static_cast<unsigned long long>(clock64() - cycles0);
     c->ns = global_timer_ns() - ns0;
-    ref(c->stop).store(1u, cuda::memory_order_relaxed);
+    Flag(c->stop).store(1u, cuda::memory_order_relaxed);
   }
 }
 
+// V::kProtocol: a kernel template's arguments stay types (nvcc's host stubs
+// cannot spell a class-type template argument).
 template <class V, class T>
 __global__ void __launch_bounds__(1024, 1)
     ping_pong(DescriptorStorage to_b, DescriptorStorage to_a, Control* c, long long* round_cycles,
@@ -277,7 +276,7 @@ __global__ void __launch_bounds__(1024, 1)
   const int lane = static_cast<int>(threadIdx.x);
   const Descriptor<P, T> mine(is_a ? to_b : to_a), theirs(is_a ? to_a : to_b);
   if (is_b) {
-    if (lane == 0) ref(c->b_ready).store(1u, cuda::memory_order_release);
+    if (lane == 0) Flag(c->b_ready).store(1u, cuda::memory_order_release);
     for (int k = 0; k < rounds; ++k) {
       if (!wait_window<P, T>(theirs, static_cast<std::uint32_t>(k), c, kBTimedOut)) return;
       if (lane == 0)
@@ -358,10 +357,10 @@ __global__ void __launch_bounds__(1024, 1)
 }
 
 struct Options {
-  int rounds_given = 0;  // --rounds, else 2000 (400 with --quick)
-  int rounds = 0;
+  int rounds_given = 0;  // --rounds, else 2000 (400 with --quick): rounds()
   bool quick = false;
   std::string csv;
+  int rounds() const { return rounds_given > 0 ? rounds_given : (quick ? 400 : 2000); }
 };
 
 int usage(const std::string& why) {
@@ -402,6 +401,7 @@ struct Gpu {
   Control* control = nullptr;
   long long* round_cycles = nullptr;
   unsigned* pair_sms = nullptr;
+  unsigned cluster_blocks = 0;  // cluster_ping_pong's grid (cluster_grid)
   void* storage = nullptr;
   std::size_t storage_bytes = 0;
 };
@@ -485,36 +485,45 @@ Row run_pair(Gpu& g, const char* name, const char* type, int rounds, unsigned sm
   });
 }
 
-// The cluster ping-pong: as many clusters of two as fit at once.
-Row run_cluster(Gpu& g, int rounds, int quarters) {
-  reset(g, rounds);
-  CHECK(cudaFuncSetAttribute(cluster_ping_pong, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             g.smem_per_block));
-  cudaLaunchConfig_t cfg{};
-  cudaLaunchAttribute attr{};
+// cluster_ping_pong's launch: clusters of two blocks of g.smem_per_block
+// bytes, `blocks` of them.
+cudaLaunchConfig_t cluster_config(const Gpu& g, unsigned blocks, cudaLaunchAttribute& attr) {
+  attr = cudaLaunchAttribute{};
   attr.id = cudaLaunchAttributeClusterDimension;
   attr.val.clusterDim.x = 2;
   attr.val.clusterDim.y = 1;
   attr.val.clusterDim.z = 1;
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(blocks);
   cfg.blockDim = dim3(1024);
   cfg.dynamicSmemBytes = static_cast<std::size_t>(g.smem_per_block);
   cfg.attrs = &attr;
   cfg.numAttrs = 1;
-  cfg.gridDim = dim3(static_cast<unsigned>(g.sms));
+  return cfg;
+}
+
+// As many clusters of two as fit at once (at most one block per SM).
+unsigned cluster_grid(const Gpu& g) {
+  CHECK(cudaFuncSetAttribute(cluster_ping_pong, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             g.smem_per_block));
+  cudaLaunchAttribute attr;
+  const cudaLaunchConfig_t cfg = cluster_config(g, static_cast<unsigned>(g.sms), attr);
   int clusters = 0;
   CHECK(cudaOccupancyMaxActiveClusters(&clusters, cluster_ping_pong, &cfg));
   if (clusters < 1) {
     std::fprintf(stderr, "no cluster of two blocks of %d bytes fits\n", g.smem_per_block);
     std::exit(1);
   }
-  cfg.gridDim = dim3(static_cast<unsigned>(2 * std::min(clusters, g.sms / 2)));
-  static bool told = false;
-  if (!told) {
-    std::printf("cluster ping-pong: %u blocks (clusters of two) of %d SMs\n", cfg.gridDim.x, g.sms);
-    told = true;
-  }
-  const Load load{quarters, count_copiers(static_cast<int>(cfg.gridDim.x), quarters, 0u, 1u), g.src,
-                  g.dst, g.n16};
+  return static_cast<unsigned>(2 * std::min(clusters, g.sms / 2));
+}
+
+// The cluster ping-pong on g.cluster_blocks blocks.
+Row run_cluster(Gpu& g, int rounds, int quarters) {
+  reset(g, rounds);
+  cudaLaunchAttribute attr;
+  const cudaLaunchConfig_t cfg = cluster_config(g, g.cluster_blocks, attr);
+  const Load load{quarters, count_copiers(static_cast<int>(g.cluster_blocks), quarters, 0u, 1u),
+                  g.src, g.dst, g.n16};
   Row r =
       timed_row(g, Row{"cluster-dsmem", "u32", quarters, 0, 0, rounds, 0, 0, 0, 0, 0, kOk}, [&] {
         CHECK(cudaLaunchKernelEx(&cfg, cluster_ping_pong, g.control, g.round_cycles, rounds,
@@ -552,7 +561,7 @@ int main(int argc, char** argv) {
     }
   }
 
-  o.rounds = o.rounds_given > 0 ? o.rounds_given : (o.quick ? 400 : 2000);
+  const int rounds = o.rounds();
   FILE* csv = nullptr;  // opened first: an unwritable path fails before the run
   if (!o.csv.empty() && (csv = std::fopen(o.csv.c_str(), "w")) == nullptr) {
     std::fprintf(stderr, "lookback_flag_latency: cannot write %s\n", o.csv.c_str());
@@ -582,17 +591,20 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::printf("%s, %d SMs, L2 %d MiB; rounds %d; A on SM 0\n", prop.name, g.sms,
-              prop.l2CacheSize >> 20, o.rounds);
+              prop.l2CacheSize >> 20, rounds);
   const std::size_t copy_bytes = std::size_t{512} << 20;  // each buffer: > L2, a power of two
   g.n16 = copy_bytes / 16;
   CHECK(cudaMalloc(&g.src, copy_bytes));
   CHECK(cudaMalloc(&g.dst, copy_bytes));
   CHECK(cudaMemset(g.src, 1, copy_bytes));
   CHECK(cudaMalloc(&g.control, sizeof(Control)));
-  CHECK(cudaMalloc(&g.round_cycles, sizeof(long long) * static_cast<std::size_t>(o.rounds)));
+  CHECK(cudaMalloc(&g.round_cycles, sizeof(long long) * static_cast<std::size_t>(rounds)));
   CHECK(cudaMalloc(&g.pair_sms, 2 * sizeof(unsigned)));
   g.storage_bytes = std::size_t{16} << 20;
   CHECK(cudaMalloc(&g.storage, g.storage_bytes));
+  g.cluster_blocks = cluster_grid(g);
+  std::printf("cluster ping-pong: %u blocks (clusters of two) of %d SMs\n", g.cluster_blocks,
+              g.sms);
 
   // B on every other SM, every 16th at the partial loads; with --quick on
   // every ((SMs + 7) / 8)th, at the partial loads every ((SMs + 3) / 4)th.
@@ -604,20 +616,20 @@ int main(int argc, char** argv) {
   std::vector<Row> rows;
   for (const int q : {0, 4}) {
     for (const unsigned b : partners) {
-      rows.push_back(run_pair<Warp, std::uint32_t>(g, "warp-lookback", "u32", o.rounds, b, q));
-      rows.push_back(run_pair<Warp, double>(g, "warp-lookback", "f64", o.rounds, b, q));
+      rows.push_back(run_pair<Warp, std::uint32_t>(g, "warp-lookback", "u32", rounds, b, q));
+      rows.push_back(run_pair<Warp, double>(g, "warp-lookback", "f64", rounds, b, q));
       rows.push_back(
-          run_pair<WarpSplit, std::uint32_t>(g, "warp-lookback-split", "u32", o.rounds, b, q));
-      rows.push_back(run_pair<Fenced, std::uint32_t>(g, "fenced-lookback", "u32", o.rounds, b, q));
+          run_pair<WarpSplit, std::uint32_t>(g, "warp-lookback-split", "u32", rounds, b, q));
+      rows.push_back(run_pair<Fenced, std::uint32_t>(g, "fenced-lookback", "u32", rounds, b, q));
     }
   }
   for (const int q : {1, 2, 3})
     for (const unsigned b : some)
-      rows.push_back(run_pair<Warp, std::uint32_t>(g, "warp-lookback", "u32", o.rounds, b, q));
+      rows.push_back(run_pair<Warp, std::uint32_t>(g, "warp-lookback", "u32", rounds, b, q));
   // The cluster's pair lands where the scheduler puts cluster 0: repeated.
   for (const int q : {0, 1, 2, 3, 4})
     for (int rep = 0; rep < (o.quick ? 2 : 8); ++rep)
-      rows.push_back(run_cluster(g, o.rounds, q));
+      rows.push_back(run_cluster(g, rounds, q));
 
   int errors = 0;
   for (const Row& r : rows) {
@@ -659,15 +671,14 @@ int main(int argc, char** argv) {
                 quantile(half, 1), quantile(p90, 0.5), quantile(mx, 1), quantile(gbps, 0.5));
   }
   if (csv != nullptr) {
-    FILE* f = csv;
-    std::fprintf(f,
+    std::fprintf(csv,
                  "variant,type,load,sm_a,sm_b,rounds,rt_p10_ns,rt_median_ns,rt_p90_ns,rt_max_ns,"
                  "copy_gbps,error\n");
     for (const Row& r : rows)
-      std::fprintf(f, "%s,%s,%s,%u,%u,%d,%.1f,%.1f,%.1f,%.1f,%.1f,%s\n", r.variant, r.type,
+      std::fprintf(csv, "%s,%s,%s,%u,%u,%d,%.1f,%.1f,%.1f,%.1f,%.1f,%s\n", r.variant, r.type,
                    kLoadName[r.quarters], r.sm_a, r.sm_b, r.rounds, r.p10, r.p50, r.p90, r.max,
                    r.copy_gbps, error_text(r.error));
-    std::fclose(f);
+    std::fclose(csv);
   }
   std::printf("\n%zu pairs timed, %d failed\n", rows.size(), errors);
   return errors == 0 ? 0 : 1;

@@ -3,12 +3,14 @@
 // it does under a steady copy (../README.md: 0.40 -> 1.4 us)? The
 // warp-lookback u32 descriptor ping-pong of bench/explore/flag_latency.cu
 // (included whole, its main renamed, so that the measured code is the
-// committed probe's), while every other SM's block, at every `every`-th
-// round of A, loads its share of a burst (16-byte words from a 512 MiB
-// buffer, a fresh part each burst so they come from DRAM) and then stores
-// it, as a one-wave scan's tiles do. Every burst's first start and last
-// end and every round's start and end are global-timer stamps (one clock
-// for all SMs); a round "overlaps" a burst if their intervals meet.
+// committed probe's: as of d01dd34 when measured; since then the probe uses
+// the library's device_ref (as Flag) instead of its own atomic_ref helper),
+// while every other SM's block, at every `every`-th round of A, loads its
+// share of a burst (16-byte words from a 512 MiB buffer, a fresh part each
+// burst so they come from DRAM) and then stores it, as a one-wave scan's
+// tiles do. Every burst's first start and last end and every round's start
+// and end are global-timer stamps (one clock for all SMs); a round "overlaps"
+// a burst if their intervals meet.
 //
 //   nvcc -O3 -DNDEBUG --generate-code=arch=compute_90,code=[sm_90] --expt-relaxed-constexpr \
 //     --extended-lambda -std=c++20 -I/work/main/bench -I/work/main/include -cudart static \
@@ -64,7 +66,7 @@ __global__ void __launch_bounds__(1024, 1)
   (void)hold_the_sm;
   const unsigned sm = smid();
   if (sm != 0 && sm != sm_b) {
-    if (threadIdx.x == 0) ref(c->copiers_started).fetch_add(1u, cuda::memory_order_release);
+    if (threadIdx.x == 0) Flag(c->copiers_started).fetch_add(1u, cuda::memory_order_release);
     copy_bursts(b, c);
     return;
   }
@@ -72,7 +74,7 @@ __global__ void __launch_bounds__(1024, 1)
   const int lane = static_cast<int>(threadIdx.x);
   const Descriptor<P, T> mine(sm == 0 ? to_b : to_a), theirs(sm == 0 ? to_a : to_b);
   if (sm == sm_b) {
-    if (lane == 0) ref(c->b_ready).store(1u, cuda::memory_order_release);
+    if (lane == 0) Flag(c->b_ready).store(1u, cuda::memory_order_release);
     for (int k = 0; k < rounds; ++k) {
       if (!wait_window<P, T>(theirs, static_cast<std::uint32_t>(k), c, kBTimedOut)) return;
       if (lane == 0) mine.publish(static_cast<std::uint32_t>(k), Status::Prefix, k, kEpoch);
@@ -81,10 +83,10 @@ __global__ void __launch_bounds__(1024, 1)
   }
   if (lane == 0 && await_count(c->b_ready, 1u, c, kPartnerMissing))
     await_count(c->copiers_started, gridDim.x - 2, c, kCopiersMissing);
-  if (__shfl_sync(0xffffffffu, ref(c->error).load(cuda::memory_order_relaxed), 0) != kOk) return;
+  if (__shfl_sync(0xffffffffu, Flag(c->error).load(cuda::memory_order_relaxed), 0) != kOk) return;
   for (int k = 0; k < rounds; ++k) {
     if (lane == 0 && k % b.every == b.every / 2 && k / b.every < b.bursts)
-      ref(*b.released).store(static_cast<unsigned>(k / b.every) + 1, cuda::memory_order_release);
+      Flag(*b.released).store(static_cast<unsigned>(k / b.every) + 1, cuda::memory_order_release);
     const unsigned long long t0 = global_timer_ns();
     if (lane == 0) mine.publish(static_cast<std::uint32_t>(k), Status::Prefix, k, kEpoch);
     if (!wait_window<P, T>(theirs, static_cast<std::uint32_t>(k), c, kATimedOut)) break;
@@ -93,7 +95,7 @@ __global__ void __launch_bounds__(1024, 1)
       t1s[k] = global_timer_ns();
     }
   }
-  if (lane == 0) ref(c->stop).store(1u, cuda::memory_order_relaxed);
+  if (lane == 0) Flag(c->stop).store(1u, cuda::memory_order_relaxed);
 }
 
 double median(std::vector<double> v) {
