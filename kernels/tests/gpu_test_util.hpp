@@ -7,7 +7,14 @@
 
 #include <string>
 
+#include "lookback/device/error.hpp"
+
 namespace lookback::testing {
+
+#ifdef __CUDACC__
+// An empty kernel: whether the binary holds code the device runs.
+template <int = 0>
+__global__ void probe_kernel() {}
 
 // Empty string when a device is usable, otherwise why not.
 inline std::string gpu_unavailable_reason() {
@@ -22,14 +29,42 @@ inline std::string gpu_unavailable_reason() {
   return {};
 }
 
+// Empty string when this binary holds code the current device can run;
+// otherwise why not. A device the build did not target is a failure, not a
+// skip: every GPU test skipped would pass a GPU run that tested nothing.
+inline std::string gpu_unrunnable_reason() {
+  cudaFuncAttributes attributes{};
+  const cudaError_t err = cudaFuncGetAttributes(&attributes, probe_kernel<>);
+  if (err == cudaSuccess) return {};
+  cudaGetLastError();
+  return std::string("a CUDA device is present but this test binary cannot run on it: ") +
+         cudaGetErrorName(err) + ": " + cudaGetErrorString(err) +
+         ::lookback::detail::device_image_hint(err);
+}
+#endif
+
 }  // namespace lookback::testing
 
-// First statement of every GPU test.
+// First statement of every GPU test: skips without a device and, in a CUDA
+// translation unit, fails on a device this binary holds no code for. (A
+// host-compiled test, e.g. proptests/gpu_scan_properties.cpp, holds no kernel
+// to probe with; its first scan fails with the library's message, which says
+// the same: error.hpp, no_image_hint.)
+#ifdef __CUDACC__
+#define LOOKBACK_REQUIRE_GPU()                                                            \
+  do {                                                                                    \
+    const std::string lookback_reason = ::lookback::testing::gpu_unavailable_reason();    \
+    if (!lookback_reason.empty()) GTEST_SKIP() << lookback_reason;                        \
+    const std::string lookback_unrunnable = ::lookback::testing::gpu_unrunnable_reason(); \
+    if (!lookback_unrunnable.empty()) GTEST_FAIL() << lookback_unrunnable;                \
+  } while (0)
+#else
 #define LOOKBACK_REQUIRE_GPU()                                                         \
   do {                                                                                 \
     const std::string lookback_reason = ::lookback::testing::gpu_unavailable_reason(); \
     if (!lookback_reason.empty()) GTEST_SKIP() << lookback_reason;                     \
   } while (0)
+#endif
 
 // Fails the test with the CUDA error's name and message.
 #define LOOKBACK_CUDA_OK(expr)                                                              \

@@ -1,0 +1,83 @@
+// The messages a failing call leaves (lookback::last_error_message), above
+// all for a binary without code for the device: the first error a new GPU's
+// bring-up meets with the presets' sm_90-only build. CPU only: the hint is a
+// function of the error and the compute capability.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "lookback/device/error.hpp"
+
+namespace {
+
+using lookback::detail::no_image_hint;
+
+TEST(NoImageHint, NewerGpuNamesItsArchitectureAndTheBuildSetting) {
+  const std::string h = no_image_hint(cudaErrorNoKernelImageForDevice, 10, 0);
+  EXPECT_NE(h.find("the device is sm_100"), std::string::npos) << h;
+  EXPECT_NE(h.find("add 100 to CMAKE_CUDA_ARCHITECTURES"), std::string::npos) << h;
+  EXPECT_NE(h.find("90 rather than 90-real"), std::string::npos) << h;
+}
+
+TEST(NoImageHint, MinorVersionCounts) {
+  const std::string h = no_image_hint(cudaErrorNoKernelImageForDevice, 12, 1);
+  EXPECT_NE(h.find("sm_121"), std::string::npos) << h;
+  EXPECT_NE(h.find("add 121 to"), std::string::npos) << h;
+}
+
+TEST(NoImageHint, HopperWithoutItsCodeIsTold) {
+  // A binary built for a newer GPU only, run on an H100/H200.
+  const std::string h = no_image_hint(cudaErrorNoKernelImageForDevice, 9, 0);
+  EXPECT_NE(h.find("the device is sm_90,"), std::string::npos) << h;
+  EXPECT_NE(h.find("add 90 to CMAKE_CUDA_ARCHITECTURES"), std::string::npos) << h;
+}
+
+TEST(NoImageHint, OlderGpuIsUnsupportedNotMisbuilt) {
+  const std::string h = no_image_hint(cudaErrorNoKernelImageForDevice, 8, 6);
+  EXPECT_NE(h.find("the device is sm_86"), std::string::npos) << h;
+  EXPECT_NE(h.find("need sm_90 or newer"), std::string::npos) << h;
+  EXPECT_EQ(h.find("CMAKE_CUDA_ARCHITECTURES"), std::string::npos) << h;
+}
+
+TEST(NoImageHint, PtxNewerThanTheDriver) {
+  const std::string h = no_image_hint(cudaErrorUnsupportedPtxVersion, 10, 3);
+  EXPECT_NE(h.find("the device is sm_103"), std::string::npos) << h;
+  EXPECT_NE(h.find("update the driver"), std::string::npos) << h;
+  EXPECT_NE(h.find("103-real"), std::string::npos) << h;
+}
+
+TEST(NoImageHint, OtherErrorsGetNone) {
+  for (const cudaError_t e : {cudaSuccess, cudaErrorInvalidValue, cudaErrorInvalidDeviceFunction,
+                              cudaErrorLaunchFailure, cudaErrorNoDevice, cudaErrorTimeout})
+    EXPECT_EQ(no_image_hint(e, 10, 0), "") << cudaGetErrorName(e);
+}
+
+TEST(FailCuda, MessageNamesTheCallAndTheError) {
+  const cudaError_t e = lookback::detail::fail_cuda(cudaErrorInvalidValue, "scan kernel launch");
+  EXPECT_EQ(e, cudaErrorInvalidValue);
+  EXPECT_EQ(std::string(lookback::last_error_message()),
+            std::string("lookback: scan kernel launch failed: cudaErrorInvalidValue: ") +
+                cudaGetErrorString(cudaErrorInvalidValue));
+  lookback::detail::succeed();
+  EXPECT_STREQ(lookback::last_error_message(), "");
+}
+
+TEST(FailCuda, NoImageMessageKeepsTheErrorFirst) {
+  // The hint needs the current device's compute capability: without a
+  // device (CI) it is left out, on a GPU machine it follows the error.
+  lookback::detail::fail_cuda(cudaErrorNoKernelImageForDevice, "scan kernel launch");
+  const std::string m = lookback::last_error_message();
+  const std::string head =
+      std::string("lookback: scan kernel launch failed: ") +
+      "cudaErrorNoKernelImageForDevice: " + cudaGetErrorString(cudaErrorNoKernelImageForDevice);
+  EXPECT_EQ(m.substr(0, head.size()), head) << m;
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0) {
+    EXPECT_NE(m.find(" (the device is sm_"), std::string::npos) << m;
+  } else {
+    cudaGetLastError();
+    EXPECT_EQ(m, head);
+  }
+}
+
+}  // namespace
