@@ -50,6 +50,7 @@
 #include "cuda_check.hpp"
 #include "lookback/device/descriptor.cuh"
 #include "lookback/device/global_timer.cuh"
+#include "lookback/device/sm_id.cuh"
 #include "lookback/protocol/catalogue.hpp"
 
 namespace {
@@ -57,6 +58,7 @@ namespace {
 using lookback::device::Descriptor;
 using lookback::device::DescriptorStorage;
 using lookback::device::global_timer_ns;
+using lookback::device::sm_id;
 using lookback::protocol::Layout;
 using lookback::protocol::Protocol;
 using lookback::protocol::Status;
@@ -134,12 +136,6 @@ __device__ void fail(Control* c, unsigned e) {
   Flag(c->error).compare_exchange_strong(none, e, cuda::memory_order_relaxed);
   Flag(c->stop).store(1u, cuda::memory_order_relaxed);
 }
-__device__ unsigned smid() {
-  unsigned id;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-  return id;
-}
-
 // Whether a warp's wait that began at `start` should end (kWaitNs passed, or
 // another thread raised an error): one answer for the whole warp.
 __device__ bool gives_up(std::uint64_t start, Control* c) {
@@ -265,7 +261,7 @@ __global__ void __launch_bounds__(1024, 1)
   constexpr Protocol P = V::kProtocol;
   extern __shared__ unsigned char hold_the_sm[];  // one block per SM
   (void)hold_the_sm;
-  const unsigned sm = smid();
+  const unsigned sm = sm_id();
   const bool is_a = sm == sm_a, is_b = sm == sm_b;
   if (!is_a && !is_b) {
     if (static_cast<int>(sm % 4) < load.copy_quarters)
@@ -338,7 +334,7 @@ __global__ void __launch_bounds__(1024, 1)
     const bool lane0 = threadIdx.x == 0;
     const unsigned rank = cluster.block_rank();
     unsigned* peer = cluster.map_shared_rank(&inbox, static_cast<int>(rank ^ 1u));
-    if (lane0) pair_sms[rank] = smid();
+    if (lane0) pair_sms[rank] = sm_id();
     if (rank == 1) {
       for (int k = 0; k < rounds; ++k) {
         if (!await_flag(&inbox, static_cast<unsigned>(k) + 1, c, kBTimedOut)) break;

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "lookback/device/global_timer.cuh"
+#include "lookback/device/sm_id.cuh"
 #include "lookback/device/trace.hpp"
 
 namespace lookback::device {
@@ -17,9 +18,7 @@ __device__ inline void trace_stamp(const TileTrace& trace, std::uint32_t tile, T
   TileStamps& s = trace.tiles[tile];
   s.ns[static_cast<int>(point)] = global_timer_ns();
   if (point == TracePoint::Drawn) {
-    std::uint32_t sm;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-    s.sm = sm;
+    s.sm = sm_id();
     s.block = blockIdx.x;
   }
 }

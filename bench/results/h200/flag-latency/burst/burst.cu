@@ -4,7 +4,8 @@
 // warp-lookback u32 descriptor ping-pong of bench/explore/flag_latency.cu
 // (included whole, its main renamed, so that the measured code is the
 // committed probe's: as of d01dd34 when measured; since then the probe uses
-// the library's device_ref (as Flag) instead of its own atomic_ref helper),
+// the library's device_ref (as Flag) instead of its own atomic_ref helper,
+// and its sm_id() instead of an own %smid read),
 // while every other SM's block, at every `every`-th round of A, loads its
 // share of a burst (16-byte words from a 512 MiB buffer, a fresh part each
 // burst so they come from DRAM) and then stores it, as a one-wave scan's
@@ -64,7 +65,7 @@ __global__ void __launch_bounds__(1024, 1)
   using T = std::uint32_t;
   extern __shared__ unsigned char hold_the_sm[];
   (void)hold_the_sm;
-  const unsigned sm = smid();
+  const unsigned sm = sm_id();
   if (sm != 0 && sm != sm_b) {
     if (threadIdx.x == 0) Flag(c->copiers_started).fetch_add(1u, cuda::memory_order_release);
     copy_bursts(b, c);
