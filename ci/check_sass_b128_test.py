@@ -56,6 +56,12 @@ REDEFINED = function("redefined", [
     insn(0x20, "IMAD.WIDE.U32 R2, R11, 0x10, R12"),
     insn(0x30, "LD.E.64.STRONG.GPU R6, desc[UR4][R2.64+0x18]"),
 ])
+# Strong loads spelled in ways the check does not know: a global-space load,
+# and a 16-byte load at system scope.
+UNKNOWN = function("unknown", [
+    insn(0x10, "LDG.E.64.STRONG.GPU R6, desc[UR4][R2.64+0x18]"),
+    insn(0x20, "LD.E.128.STRONG.SYS R8, desc[UR4][R2.64]"),
+])
 # An 8-byte descriptor's load alone (the u32 packed word): nothing 16-byte.
 EIGHT_BYTE = function("eight_byte", [
     insn(0x10, "LD.E.64.STRONG.GPU R32, desc[UR6][R90.64]"),
@@ -110,6 +116,24 @@ class CheckSassB128(unittest.TestCase):
         rc, out, err = self.check(self.binary("a", EIGHT_BYTE))
         self.assertEqual(rc, 2, out)
         self.assertIn("nothing checked", err)
+
+    def test_unknown_spelling_is_not_a_pass(self):
+        rc, out, err = self.check(self.binary("a", WHOLE), self.binary("u", UNKNOWN))
+        self.assertEqual(rc, 2, out)
+        self.assertIn("u: strong load of an unknown spelling: ", out)
+        self.assertIn("LDG.E.64.STRONG.GPU", out)
+        self.assertIn("LD.E.128.STRONG.SYS", out)
+        self.assertIn("2 strong loads of an unknown spelling", err)
+
+    def test_split_pair_outranks_unknown_spelling(self):
+        rc, out, _ = self.check(self.binary("b", SPLIT), self.binary("u", UNKNOWN))
+        self.assertEqual(rc, 1, out)
+
+    def test_one_binary_with_whole_loads_covers_the_others(self):
+        # A binary of 8-byte descriptors only (u32 scans) is checked, not refused.
+        rc, out, _ = self.check(self.binary("a", WHOLE), self.binary("e", EIGHT_BYTE))
+        self.assertEqual(rc, 0, out)
+        self.assertIn("e: 0 split 16-byte loads, 0 whole", out)
 
     def test_host_only_binary_is_skipped(self):
         rc, out, _ = self.check(self.binary("host", "NO-DEVICE-CODE"), self.binary("a", WHOLE))

@@ -3,7 +3,9 @@
 // run: keeps the library building for them, so that a new GPU's bring-up
 // starts from binaries, not from compile errors in the inline PTX, the CUB
 // primitives or the policies (which are sm_90's: README, "Tuned for sm_90
-// only"). One call per agent and descriptor layout the public API reaches.
+// only"). One call for each agent (warp-lookback, coarsened, pipelined,
+// fallback), descriptor layout (8- and 16-byte packed words, the split
+// layout) and reset (a DeviceScan's memset, a ScanPlan's epochs).
 #include <cstdint>
 
 #include "lookback/device_scan.cuh"
@@ -38,6 +40,26 @@ cudaError_t fallback_u64(void* temp, std::size_t& bytes, const std::uint64_t* in
 cudaError_t coarsened_u32(void* temp, std::size_t& bytes, const std::uint32_t* in,
                           std::uint32_t* out, std::int64_t n, cudaStream_t s) {
   return DeviceScan::InclusiveScan<Coarsened>(temp, bytes, in, out, Max{}, n, s);
+}
+
+// A plan (descriptors tagged with epochs, no memset) of the 8-byte default.
+cudaError_t plan_u64(ScanPlan<std::uint64_t>& plan, const std::uint64_t* in, std::uint64_t* out,
+                     std::int64_t n, cudaStream_t s) {
+  return plan.InclusiveSum(in, out, n, s);
+}
+
+// A 12-byte value: more than a packed word holds, so the split layout.
+struct Triple {
+  std::uint32_t x, y, z;
+};
+struct AddTriple {
+  __host__ __device__ Triple operator()(const Triple& l, const Triple& r) const {
+    return {l.x + r.x, l.y + r.y, l.z + r.z};
+  }
+};
+cudaError_t split_layout(void* temp, std::size_t& bytes, const Triple* in, Triple* out,
+                         std::int64_t n, cudaStream_t s) {
+  return DeviceScan::InclusiveScan<Coarsened>(temp, bytes, in, out, AddTriple{}, n, s);
 }
 
 }  // namespace lookback::newer_gpus

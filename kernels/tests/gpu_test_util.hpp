@@ -1,5 +1,6 @@
 // Helpers for GPU tests: skip cleanly (with the reason) when no CUDA device
-// can be used, and turn CUDA errors into test failures with their message.
+// can be used, fail when the binary holds no code for the one there, and
+// turn CUDA errors into test failures with their message.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -10,11 +11,6 @@
 #include "lookback/device/error.hpp"
 
 namespace lookback::testing {
-
-#ifdef __CUDACC__
-// An empty kernel: whether the binary holds code the device runs.
-template <int = 0>
-__global__ void probe_kernel() {}
 
 // Empty string when a device is usable, otherwise why not.
 inline std::string gpu_unavailable_reason() {
@@ -29,6 +25,13 @@ inline std::string gpu_unavailable_reason() {
   return {};
 }
 
+#ifdef __CUDACC__
+// An empty kernel: whether the binary holds code the device runs. A template
+// so that the CUDA files of one binary that include this share one
+// definition (a __global__ function cannot be inline).
+template <int = 0>
+__global__ void probe_kernel() {}
+
 // Empty string when this binary holds code the current device can run;
 // otherwise why not. A device the build did not target is a failure, not a
 // skip: every GPU test skipped would pass a GPU run that tested nothing.
@@ -36,10 +39,13 @@ inline std::string gpu_unrunnable_reason() {
   cudaFuncAttributes attributes{};
   const cudaError_t err = cudaFuncGetAttributes(&attributes, probe_kernel<>);
   if (err == cudaSuccess) return {};
-  cudaGetLastError();
-  return std::string("a CUDA device is present but this test binary cannot run on it: ") +
-         cudaGetErrorName(err) + ": " + cudaGetErrorString(err) +
-         ::lookback::detail::device_image_hint(err);
+  cudaGetLastError();  // clear the error for later calls (a sticky one stays)
+  const std::string what = std::string(cudaGetErrorName(err)) + ": " + cudaGetErrorString(err);
+  if (err == cudaErrorNoKernelImageForDevice || err == cudaErrorUnsupportedPtxVersion ||
+      err == cudaErrorInvalidDeviceFunction)
+    return "a CUDA device is present but this test binary cannot run on it: " + what +
+           ::lookback::detail::device_arch_hint(err);
+  return "the CUDA device cannot be used: " + what;  // e.g. an earlier test's sticky error
 }
 #endif
 
@@ -49,7 +55,9 @@ inline std::string gpu_unrunnable_reason() {
 // translation unit, fails on a device this binary holds no code for. (A
 // host-compiled test, e.g. proptests/gpu_scan_properties.cpp, holds no kernel
 // to probe with; its first scan fails with the library's message, which says
-// the same: error.hpp, no_image_hint.)
+// the same: error.hpp, arch_hint.) The two definitions differ, so the macro
+// belongs in test bodies only, never in an inline function that host and
+// CUDA files share.
 #ifdef __CUDACC__
 #define LOOKBACK_REQUIRE_GPU()                                                            \
   do {                                                                                    \

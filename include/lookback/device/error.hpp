@@ -21,39 +21,37 @@ inline cudaError_t fail(cudaError_t e, const std::string& message) {
 
 // What to add to an error that says the binary holds no code the device can
 // run, for a device of compute capability major.minor: which architecture it
-// is and what to build (a new GPU's bring-up meets this first: the presets
-// build sm_90 SASS only). Empty for any other error.
-inline std::string no_image_hint(cudaError_t e, int major, int minor) {
+// is and what to build for it (a new GPU's bring-up meets this first when its
+// binaries were built for sm_90 alone). Empty for any other error.
+inline std::string arch_hint(cudaError_t e, int major, int minor) {
+  if (e != cudaErrorNoKernelImageForDevice && e != cudaErrorUnsupportedPtxVersion) return {};
   const std::string arch = std::to_string(major * 10 + minor);
-  if (e == cudaErrorNoKernelImageForDevice) {
-    if (major < 9)
-      return " (the device is sm_" + arch + "; lookback's kernels need sm_90 or newer)";
-    return " (the device is sm_" + arch + ", which this binary holds no code for: add " + arch +
-           " to CMAKE_CUDA_ARCHITECTURES, or build PTX the driver compiles for it, e.g. 90 "
-           "rather than 90-real; the tuning is sm_90's)";
-  }
+  if (major < 9) return " (the device is sm_" + arch + "; lookback's kernels need sm_90 or newer)";
   if (e == cudaErrorUnsupportedPtxVersion)
     return " (the device is sm_" + arch +
            "; the binary's PTX is newer than this driver compiles: update the driver, or build "
-           "SASS for it, " +
-           arch + "-real in CMAKE_CUDA_ARCHITECTURES)";
-  return {};
+           "SASS for it: nvcc -arch=sm_" +
+           arch + ", CMake CUDA_ARCHITECTURES " + arch + "-real)";
+  return " (the device is sm_" + arch + ", which this binary holds no code for: build for it, " +
+         "nvcc -arch=sm_" + arch + " or CMake CUDA_ARCHITECTURES " + arch +
+         ", or with PTX the driver compiles (nvcc -arch=compute_90, CMake 90 rather than "
+         "90-real); the tuning is sm_90's)";
 }
 
-// no_image_hint for the current device (asked only for those two errors).
-inline std::string device_image_hint(cudaError_t e) {
+// arch_hint for the current device (asked only for those two errors).
+inline std::string device_arch_hint(cudaError_t e) {
   if (e != cudaErrorNoKernelImageForDevice && e != cudaErrorUnsupportedPtxVersion) return {};
   int dev = 0, major = 0, minor = 0;
   if (cudaGetDevice(&dev) != cudaSuccess ||
       cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
       cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) != cudaSuccess)
     return {};
-  return no_image_hint(e, major, minor);
+  return arch_hint(e, major, minor);
 }
 
 inline cudaError_t fail_cuda(cudaError_t e, const char* what) {
   return fail(e, std::string(what) + " failed: " + cudaGetErrorName(e) + ": " +
-                     cudaGetErrorString(e) + device_image_hint(e));
+                     cudaGetErrorString(e) + device_arch_hint(e));
 }
 inline cudaError_t succeed() {
   error_slot().clear();
