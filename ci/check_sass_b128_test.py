@@ -62,6 +62,12 @@ UNKNOWN = function("unknown", [
     insn(0x10, "LDG.E.64.STRONG.GPU R6, desc[UR4][R2.64+0x18]"),
     insn(0x20, "LD.E.128.STRONG.SYS R8, desc[UR4][R2.64]"),
 ])
+# Strong loads no descriptor word is made of: a 2-byte value's and a CTA-scope
+# one (the CUDA 13.0 test binaries hold both).
+NARROW = function("narrow", [
+    insn(0x10, "LD.E.U16.STRONG.GPU R34, desc[UR8][R34.64]"),
+    insn(0x20, "LDG.E.STRONG.SM R5, desc[UR4][R2.64]"),
+])
 # An 8-byte descriptor's load alone (the u32 packed word): nothing 16-byte.
 EIGHT_BYTE = function("eight_byte", [
     insn(0x10, "LD.E.64.STRONG.GPU R32, desc[UR6][R90.64]"),
@@ -124,6 +130,11 @@ class CheckSassB128(unittest.TestCase):
         self.assertIn("LDG.E.64.STRONG.GPU", out)
         self.assertIn("LD.E.128.STRONG.SYS", out)
         self.assertIn("2 strong loads of an unknown spelling", err)
+
+    def test_narrow_and_cta_scope_loads_are_not_unknown(self):
+        rc, out, _ = self.check(self.binary("a", WHOLE + NARROW))
+        self.assertEqual(rc, 0, out)
+        self.assertNotIn("unknown spelling", out)
 
     def test_split_pair_outranks_unknown_spelling(self):
         rc, out, _ = self.check(self.binary("b", SPLIT), self.binary("u", UNKNOWN))
