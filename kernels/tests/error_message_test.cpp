@@ -50,8 +50,16 @@ TEST(ArchHint, PtxNewerThanTheDriver) {
 
 TEST(ArchHint, OtherErrorsGetNone) {
   for (const cudaError_t e : {cudaSuccess, cudaErrorInvalidValue, cudaErrorInvalidDeviceFunction,
-                              cudaErrorLaunchFailure, cudaErrorNoDevice, cudaErrorTimeout})
+                              cudaErrorLaunchFailure, cudaErrorNoDevice, cudaErrorTimeout}) {
+    EXPECT_FALSE(lookback::detail::is_image_error(e)) << cudaGetErrorName(e);
     EXPECT_EQ(arch_hint(e, 10, 0), "") << cudaGetErrorName(e);
+    EXPECT_EQ(lookback::detail::device_arch_hint(e), "") << cudaGetErrorName(e);
+  }
+}
+
+TEST(ArchHint, ImageErrorsAreTheTwoThatSayTheBinaryHoldsNoCode) {
+  EXPECT_TRUE(lookback::detail::is_image_error(cudaErrorNoKernelImageForDevice));
+  EXPECT_TRUE(lookback::detail::is_image_error(cudaErrorUnsupportedPtxVersion));
 }
 
 TEST(FailCuda, MessageNamesTheCallAndTheError) {

@@ -41,8 +41,9 @@ inline std::string gpu_unrunnable_reason() {
   if (err == cudaSuccess) return {};
   cudaGetLastError();  // clear the error for later calls (a sticky one stays)
   const std::string what = std::string(cudaGetErrorName(err)) + ": " + cudaGetErrorString(err);
-  if (err == cudaErrorNoKernelImageForDevice || err == cudaErrorUnsupportedPtxVersion ||
-      err == cudaErrorInvalidDeviceFunction)
+  // (An invalid device function is blamed on the binary too: the probe is a
+  // valid kernel.)
+  if (::lookback::detail::is_image_error(err) || err == cudaErrorInvalidDeviceFunction)
     return "a CUDA device is present but this test binary cannot run on it: " + what +
            ::lookback::detail::device_arch_hint(err);
   return "the CUDA device cannot be used: " + what;  // e.g. an earlier test's sticky error

@@ -19,12 +19,18 @@ inline cudaError_t fail(cudaError_t e, const std::string& message) {
   return e;
 }
 
-// What to add to an error that says the binary holds no code the device can
-// run, for a device of compute capability major.minor: which architecture it
-// is and what to build for it (a new GPU's bring-up meets this first when its
-// binaries were built for sm_90 alone). Empty for any other error.
+// Whether an error says the binary holds no code the device can run (built
+// for other architectures, or PTX newer than the driver compiles).
+inline bool is_image_error(cudaError_t e) {
+  return e == cudaErrorNoKernelImageForDevice || e == cudaErrorUnsupportedPtxVersion;
+}
+
+// What to add to such an error, for a device of compute capability
+// major.minor: which architecture it is and what to build for it (a new
+// GPU's bring-up meets this first when its binaries were built for sm_90
+// alone). Empty for any other error.
 inline std::string arch_hint(cudaError_t e, int major, int minor) {
-  if (e != cudaErrorNoKernelImageForDevice && e != cudaErrorUnsupportedPtxVersion) return {};
+  if (!is_image_error(e)) return {};
   const std::string arch = std::to_string(major * 10 + minor);
   if (major < 9) return " (the device is sm_" + arch + "; lookback's kernels need sm_90 or newer)";
   if (e == cudaErrorUnsupportedPtxVersion)
@@ -38,9 +44,9 @@ inline std::string arch_hint(cudaError_t e, int major, int minor) {
          "90-real); the tuning is sm_90's)";
 }
 
-// arch_hint for the current device (asked only for those two errors).
+// arch_hint for the current device (asked only for an image error).
 inline std::string device_arch_hint(cudaError_t e) {
-  if (e != cudaErrorNoKernelImageForDevice && e != cudaErrorUnsupportedPtxVersion) return {};
+  if (!is_image_error(e)) return {};
   int dev = 0, major = 0, minor = 0;
   if (cudaGetDevice(&dev) != cudaSuccess ||
       cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
