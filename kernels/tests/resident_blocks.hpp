@@ -1,5 +1,4 @@
-// How many blocks of a configuration's scan kernel the device (or a stream's
-// green context) holds at once:
+// How many blocks of a configuration's scan kernel the device holds at once:
 // the persistent variants' grid, and what the L2 prefetch's first wave is
 // computed from. For tests that size inputs around the launched grid.
 #pragma once
@@ -17,10 +16,10 @@ namespace lookback::testing {
 // from a non-template function (stress/src/entry.cu), nor from Cfg::protocol
 // inside the alias.
 template <class Cfg, protocol::Protocol P, class T = std::uint32_t, class Op = Sum>
-std::uint32_t resident_blocks(cudaStream_t stream = nullptr) {
+std::uint32_t resident_blocks() {
   using A = detail::agent_t<Cfg, P, false, device::Access::Vector, T, Op>;
   std::uint32_t blocks = 0;
-  EXPECT_EQ(detail::resident_blocks<A>(stream, blocks), cudaSuccess) << last_error_message();
+  EXPECT_EQ(detail::resident_blocks<A>(blocks), cudaSuccess) << last_error_message();
   return blocks;
 }
 

@@ -24,7 +24,6 @@
 #include "lookback/device/kernel.cuh"
 #include "lookback/device/params.hpp"
 #include "lookback/device/stream_device.hpp"
-#include "lookback/device/stream_sms.hpp"
 #include "lookback/device/temp_storage.hpp"
 #include "lookback/device/validate.hpp"
 #include "lookback/protocol/spec.hpp"
@@ -66,38 +65,28 @@ using agent_t = std::conditional_t<
     device::StripedAgent<ProtocolTag<P>, typename Cfg::policy, T, Op, kExclusive, A,
                          Cfg::instrumented>>;
 
-// Blocks of `Agent` that `stream`'s SMs hold at once (the whole device's, or
-// a green context's share: stream_sms.hpp): the grid of a persistent variant
-// (protocol::persistent), which draws every tile by ticket. The blocks one
-// SM holds and the device's SMs are asked once per device and agent; a
-// stream's green context at every call (a handle may be reused).
+// Blocks of `Agent` the current device holds at once: the grid of a
+// persistent variant (protocol::persistent), which draws every tile by
+// ticket. Asked once per device and agent.
 template <class Agent>
-cudaError_t resident_blocks(cudaStream_t stream, std::uint32_t& blocks) {
+cudaError_t resident_blocks(std::uint32_t& blocks) {
   constexpr int kDevices = 64;
-  // Per device: blocks per SM << 32 | the device's SMs; 0: not asked yet.
-  static std::atomic<std::uint64_t> known[kDevices];
+  static std::atomic<std::uint32_t> known[kDevices];  // 0: not asked yet
   int dev = 0;
   cudaError_t e = cudaGetDevice(&dev);
   if (e != cudaSuccess) return fail_cuda(e, "cudaGetDevice");
   const bool cached = dev >= 0 && dev < kDevices;
-  std::uint64_t per_device = cached ? known[dev].load(std::memory_order_relaxed) : 0;
-  if (per_device == 0) {
-    int sms = 0, per_sm = 0;
-    e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    if (e == cudaSuccess)
-      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, device::scan_kernel<Agent>,
-                                                        Agent::kThreads, 0);
-    if (e != cudaSuccess) return fail_cuda(e, "counting the blocks the device holds at once");
-    if (per_sm < 1 || sms < 1)
-      return fail(cudaErrorInvalidConfiguration, "the scan kernel does not fit on this device");
-    per_device = std::uint64_t(per_sm) << 32 | static_cast<std::uint32_t>(sms);
-    if (cached) known[dev].store(per_device, std::memory_order_relaxed);
-  }
-  unsigned green_sms = 0;
-  if (e = stream_green_sm_count(stream, green_sms); e != cudaSuccess) return e;
-  const auto per_sm = static_cast<std::uint32_t>(per_device >> 32);
-  const auto device_sms = static_cast<std::uint32_t>(per_device);
-  blocks = (green_sms != 0 ? green_sms : device_sms) * per_sm;
+  if (cached && (blocks = known[dev].load(std::memory_order_relaxed)) != 0) return cudaSuccess;
+  int sms = 0, per_sm = 0;
+  e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  if (e == cudaSuccess)
+    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, device::scan_kernel<Agent>,
+                                                      Agent::kThreads, 0);
+  if (e != cudaSuccess) return fail_cuda(e, "counting the blocks the device holds at once");
+  if (per_sm < 1 || sms < 1)
+    return fail(cudaErrorInvalidConfiguration, "the scan kernel does not fit on this device");
+  blocks = static_cast<std::uint32_t>(sms) * static_cast<std::uint32_t>(per_sm);
+  if (cached) known[dev].store(blocks, std::memory_order_relaxed);
   return cudaSuccess;
 }
 
@@ -131,11 +120,10 @@ inline cudaError_t validate_stream(cudaStream_t stream, bool synchronizes) {
   return status == cudaStreamCaptureStatusNone ? cudaSuccess : check_capture(status, synchronizes);
 }
 
-// One block per tile; a persistent agent: as many as the stream's SMs hold
-// at once, at most one per tile. An agent that prefetches into L2 learns
-// which tiles it may ask for: past the first wave (their blocks load them
-// already) and whole; one that paces its first wave learns how many blocks
-// that wave has.
+// One block per tile; a persistent agent: as many as fit at once, at most
+// one per tile. An agent that prefetches into L2 learns which tiles it may
+// ask for: past the first wave (their blocks load them already) and whole;
+// one that paces its first wave learns how many blocks that wave has.
 template <class Agent>
 cudaError_t launch(typename Agent::Params params, cudaStream_t stream) {
   std::uint32_t grid = params.num_tiles;
@@ -143,7 +131,7 @@ cudaError_t launch(typename Agent::Params params, cudaStream_t stream) {
   constexpr bool kWindow = Agent::kPrefetchTiles > 0 || Agent::kPaceGBps > 0;
   if constexpr (kPersistent || kWindow) {
     std::uint32_t resident = 0;
-    if (const cudaError_t e = resident_blocks<Agent>(stream, resident); e != cudaSuccess) return e;
+    if (const cudaError_t e = resident_blocks<Agent>(resident); e != cudaSuccess) return e;
     if constexpr (kPersistent) grid = std::min(grid, resident);
     if constexpr (kWindow) {
       params.prefetch = device::prefetch_window(resident, Agent::P.tiles_per_block,

@@ -8,12 +8,11 @@
 // invalidated does cuStreamGetCtx fail (CUDA_ERROR_STREAM_CAPTURE_INVALIDATED):
 // validate_stream asks that first. They are reached through
 // cudaGetDriverEntryPointByVersion, so nothing links libcuda; a CUDA 13
-// runtime runs only on a CUDA 13 driver, which has both, and the green
-// context queries stream_sms.hpp asks (CUDA 12.4 and 12.5).
+// runtime runs only on a CUDA 13 driver, which has both.
 #pragma once
 
 #include <cuda.h>
-#include <cudaTypedefs.h>  // PFN_cuStreamGetCtx_v9020, PFN_cuCtxGetDevice_v13000, ...
+#include <cudaTypedefs.h>  // PFN_cuStreamGetCtx_v9020, PFN_cuCtxGetDevice_v13000
 #include <cuda_runtime_api.h>
 
 #include <string>
@@ -29,10 +28,7 @@ namespace lookback::detail {
 struct DriverStreamQueries {
   PFN_cuStreamGetCtx_v9020 stream_context = nullptr;
   PFN_cuCtxGetDevice_v13000 context_device = nullptr;
-  // A stream's green context, if any, and its SMs (stream_sms.hpp).
-  PFN_cuStreamGetCtx_v12050 stream_green_context = nullptr;
-  PFN_cuGreenCtxGetDevResource_v12040 green_resource = nullptr;
-  std::string missing;  // why they could not be had ("" when all were)
+  std::string missing;  // why they could not be had ("" when both were)
 };
 
 // Resolved once per process.
@@ -54,14 +50,12 @@ inline const DriverStreamQueries& driver_stream_queries() {
     };
     resolve("cuStreamGetCtx", 9020, reinterpret_cast<void**>(&q.stream_context));
     resolve("cuCtxGetDevice", 13000, reinterpret_cast<void**>(&q.context_device));
-    resolve("cuStreamGetCtx", 12050, reinterpret_cast<void**>(&q.stream_green_context));
-    resolve("cuGreenCtxGetDevResource", 12040, reinterpret_cast<void**>(&q.green_resource));
     return q;
   }();
   return queries;
 }
 
-// The runtime's code for the driver errors these queries return.
+// The runtime's code for the driver errors these two queries return.
 inline cudaError_t runtime_error_of(CUresult r) {
   switch (r) {
     case CUDA_ERROR_DEINITIALIZED:
@@ -72,8 +66,6 @@ inline cudaError_t runtime_error_of(CUresult r) {
       return cudaErrorDeviceUninitialized;
     case CUDA_ERROR_INVALID_HANDLE:
       return cudaErrorInvalidResourceHandle;
-    case CUDA_ERROR_INVALID_VALUE:
-      return cudaErrorInvalidValue;
     case CUDA_ERROR_NOT_SUPPORTED:
       return cudaErrorNotSupported;
     case CUDA_ERROR_STREAM_CAPTURE_INVALIDATED:  // seen on H200s, though not documented

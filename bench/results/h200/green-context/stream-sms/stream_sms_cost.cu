@@ -1,11 +1,13 @@
-// stream_sms_cost: a MEASUREMENT (not built by CMake). Host cost of
-// lookback::detail::stream_green_sm_count (stream_sms.hpp), which every
-// launch of a persistent or L2-prefetching configuration asks, and of the
-// whole resident_blocks (dispatch.cuh) around it, on the legacy stream, a
-// created stream and a green context's stream (driver API, 16 SMs asked);
-// beside the two driver queries that could serve every stream,
-// cuCtxGetDevResource and cuStreamGetCtx_v2 alone. Median of 9 batches of
-// 100000 calls each.
+// stream_sms_cost: a MEASUREMENT (not built by CMake), of commit 0ca214a's
+// library (stream_sms.hpp and the stream argument of resident_blocks were
+// reverted after it: README.md here; it builds against that commit only).
+// Host cost of lookback::detail::stream_green_sm_count (stream_sms.hpp),
+// which every launch of a persistent or L2-prefetching configuration asked
+// there, and of the whole resident_blocks (dispatch.cuh) around it, on the
+// legacy stream, a created stream and a green context's stream (driver API,
+// 16 SMs asked); beside the two driver queries that could serve every
+// stream, cuCtxGetDevResource and cuStreamGetCtx_v2 alone. Median of 9
+// batches of 100000 calls each.
 //   nvcc -O3 -DNDEBUG --generate-code=arch=compute_90,code=[sm_90] --expt-relaxed-constexpr \
 //     --extended-lambda -std=c++20 -Iinclude -cudart static \
 //     bench/results/h200/green-context/stream-sms/stream_sms_cost.cu -o stream_sms_cost \
