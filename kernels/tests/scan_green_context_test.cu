@@ -1,11 +1,12 @@
 // Scans on a green context's stream (CUDA's SM partitions: a context that
 // holds a share of the GPU's SMs, e.g. an inference server's): every variant
-// exact there, the deterministic mode bitwise the whole device's. The
-// library sizes its persistent grids and L2 prefetch window from the whole
-// device's SMs on such a stream too (sizing them from the share was
-// measured to buy nothing: bench/results/h200/green-context/stream-sms/), so
-// a launch there holds more blocks than the share runs at once; sizes
-// around both grids are scanned. The green context is made through the
+// exact there, on the share's SMs only, the deterministic mode bitwise the
+// whole device's. The library sizes its persistent grids and L2 prefetch
+// window from the whole device's SMs on such a stream too (sizing them from
+// the share was measured to buy nothing:
+// bench/results/h200/green-context/stream-sms/), so a launch there holds
+// more blocks than the share runs at once; sizes around both grids are
+// scanned. The green context is made through the
 // driver's entry points (the runtime has no green-context API in CUDA 13),
 // so the binary does not link libcuda and still skips cleanly on a machine
 // without a driver.
@@ -13,6 +14,7 @@
 #include <cudaTypedefs.h>
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -73,7 +75,10 @@ Partition make_partition() {
   }
   auto failed = [&p](const char* what, CUresult r) {
     p.unavailable = std::string(what) + " failed (CUresult " + std::to_string(r) + ")";
-    p.broken = r != CUDA_ERROR_NOT_SUPPORTED;
+    // Refusals a setup may give (MPS, MIG, a virtual GPU) skip; others fail.
+    p.broken = r != CUDA_ERROR_NOT_SUPPORTED && r != CUDA_ERROR_NOT_PERMITTED &&
+               r != CUDA_ERROR_INVALID_RESOURCE_TYPE &&
+               r != CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION;
   };
   CUdevice dev = 0;
   CUdevResource all{}, part{}, rest{};
@@ -120,8 +125,16 @@ int device_sms() {
   return sms;
 }
 
-// n u32 items scanned with Cfg on `stream` (a plan, checked with the
-// watchdog on: a hang is an error), against the CPU.
+// The watchdog on and the device's error flag read after the scan: a hang
+// is an error, not a stuck test.
+lookback::Options checked() {
+  lookback::Options o;
+  o.check_errors = true;
+  o.watchdog_rounds = 4000000u;
+  return o;
+}
+
+// n u32 items scanned with Cfg on `stream` (a plan), against the CPU.
 template <class Cfg>
 void expect_exact_on(cudaStream_t stream, std::int64_t n, Kind kind) {
   using T = std::uint32_t;
@@ -129,18 +142,21 @@ void expect_exact_on(cudaStream_t stream, std::int64_t n, Kind kind) {
   const std::vector<T>& want = lt::cached_reference<T>(n, kind);
   lt::DeviceBuffer<T> a(in.size()), b(in.size());
   ASSERT_TRUE(a && b);
-  LOOKBACK_CUDA_OK(cudaMemcpy(a.get(), in.data(), n * sizeof(T), cudaMemcpyHostToDevice));
-  LOOKBACK_CUDA_OK(cudaMemset(b.get(), 0xA5, n * sizeof(T)));
+  // The copies go on `stream`: it neither waits for the primary context's
+  // legacy stream nor is waited for by it.
+  LOOKBACK_CUDA_OK(
+      cudaMemcpyAsync(a.get(), in.data(), n * sizeof(T), cudaMemcpyHostToDevice, stream));
+  LOOKBACK_CUDA_OK(cudaMemsetAsync(b.get(), 0xA5, n * sizeof(T), stream));
   lookback::ScanPlan<T, Cfg> plan;
   ASSERT_EQ(plan.init(n, stream), cudaSuccess) << lookback::last_error_message();
-  lookback::Options o;
-  o.check_errors = true;
-  o.watchdog_rounds = 4000000u;
-  const cudaError_t e = kind == Kind::Inclusive ? plan.InclusiveSum(a.get(), b.get(), n, stream, o)
-                                                : plan.ExclusiveSum(a.get(), b.get(), n, stream, o);
+  const cudaError_t e = kind == Kind::Inclusive
+                            ? plan.InclusiveSum(a.get(), b.get(), n, stream, checked())
+                            : plan.ExclusiveSum(a.get(), b.get(), n, stream, checked());
   ASSERT_EQ(e, cudaSuccess) << lookback::last_error_message();
   std::vector<T> got(in.size());
-  LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), b.get(), n * sizeof(T), cudaMemcpyDeviceToHost));
+  LOOKBACK_CUDA_OK(
+      cudaMemcpyAsync(got.data(), b.get(), n * sizeof(T), cudaMemcpyDeviceToHost, stream));
+  LOOKBACK_CUDA_OK(cudaStreamSynchronize(stream));
   EXPECT_TRUE(lt::equal_exactly(want, got, lt::tile_items_for<Cfg, T>(n)))
       << "n = " << n << ", " << lt::name(kind);
 }
@@ -160,6 +176,51 @@ void expect_exact_around_the_share(cudaStream_t stream) {
                                3 * whole * tile + 5, std::int64_t{9} << 20})
     for (const Kind kind : {Kind::Inclusive, Kind::Exclusive})
       expect_exact_on<Cfg>(stream, n, kind);
+}
+
+// The scans ran on the share: a traced persistent launch's tiles come from
+// at most the share's SMs (its grid is the whole device's, so the blocks the
+// share cannot hold wait and draw later tickets).
+TEST(GreenContext, ATracedLaunchRunsOnTheSharesSms) {
+  REQUIRE_PARTITION();
+  ASSERT_LT(static_cast<int>(partition().sms), device_sms());
+  using Cfg = lookback::Instrumented<lookback::Pipelined>;
+  using T = std::uint32_t;
+  const cudaStream_t stream = partition().runtime_stream();
+  const std::int64_t grid = lt::resident_blocks<Cfg, Cfg::protocol>();
+  ASSERT_GT(grid, 0);
+  const std::int64_t n = 3 * grid * lookback::detail::tile_items<Cfg, T>() + 7;
+  const auto tiles = static_cast<std::size_t>(lookback::detail::tiles_for<Cfg, T>(n));
+  const std::vector<T>& in = lt::cached_input<T>(n);
+  lt::DeviceBuffer<T> a(in.size()), b(in.size());
+  lt::DeviceBuffer<lookback::device::TileStamps> stamps(tiles);
+  ASSERT_TRUE(a && b && stamps);
+  LOOKBACK_CUDA_OK(
+      cudaMemcpyAsync(a.get(), in.data(), n * sizeof(T), cudaMemcpyHostToDevice, stream));
+  LOOKBACK_CUDA_OK(
+      cudaMemsetAsync(stamps.get(), 0, tiles * sizeof(lookback::device::TileStamps), stream));
+  lookback::ScanPlan<T, Cfg> plan;
+  ASSERT_EQ(plan.init(n, stream), cudaSuccess) << lookback::last_error_message();
+  lookback::Options o = checked();
+  o.trace = {stamps.get(), static_cast<std::uint32_t>(tiles)};
+  ASSERT_EQ(plan.InclusiveSum(a.get(), b.get(), n, stream, o), cudaSuccess)
+      << lookback::last_error_message();
+  std::vector<T> got(in.size());
+  std::vector<lookback::device::TileStamps> stamped(tiles);
+  LOOKBACK_CUDA_OK(
+      cudaMemcpyAsync(got.data(), b.get(), n * sizeof(T), cudaMemcpyDeviceToHost, stream));
+  LOOKBACK_CUDA_OK(cudaMemcpyAsync(stamped.data(), stamps.get(), tiles * sizeof(stamped[0]),
+                                   cudaMemcpyDeviceToHost, stream));
+  LOOKBACK_CUDA_OK(cudaStreamSynchronize(stream));
+  EXPECT_TRUE(lt::equal_exactly(lt::cached_reference<T>(n, Kind::Inclusive), got,
+                                lookback::detail::tile_items<Cfg, T>()));
+  std::set<std::uint32_t> sms;
+  for (const auto& t : stamped) {
+    EXPECT_NE(t.ns[0], 0u) << "a tile without stamps";
+    sms.insert(t.sm);
+  }
+  EXPECT_LE(sms.size(), partition().sms) << "tiles ran on more SMs than the share holds";
+  EXPECT_GT(sms.size(), 1u);
 }
 
 TEST(GreenContext, EveryVariantIsExactOnTheShare) {
@@ -187,13 +248,21 @@ TEST(GreenContext, DeterministicFloatsAreBitwiseTheWholeDevices) {
   LOOKBACK_CUDA_OK(cudaMemcpy(a.get(), in.data(), n * sizeof(T), cudaMemcpyHostToDevice));
   std::vector<T> whole(in.size()), share(in.size());
   for (const cudaStream_t stream : {cudaStream_t{}, partition().runtime_stream()}) {
+    // A fresh poison under each run: the share's must write every output.
+    LOOKBACK_CUDA_OK(cudaMemsetAsync(b.get(), 0xA5, n * sizeof(T), stream));
     lookback::ScanPlan<T, Cfg> plan;
     ASSERT_EQ(plan.init(n, stream), cudaSuccess) << lookback::last_error_message();
-    ASSERT_EQ(plan.InclusiveSum(a.get(), b.get(), n, stream), cudaSuccess)
+    ASSERT_EQ(plan.InclusiveSum(a.get(), b.get(), n, stream, checked()), cudaSuccess)
         << lookback::last_error_message();
     std::vector<T>& got = stream == cudaStream_t{} ? whole : share;
-    LOOKBACK_CUDA_OK(cudaMemcpy(got.data(), b.get(), n * sizeof(T), cudaMemcpyDeviceToHost));
+    LOOKBACK_CUDA_OK(
+        cudaMemcpyAsync(got.data(), b.get(), n * sizeof(T), cudaMemcpyDeviceToHost, stream));
+    LOOKBACK_CUDA_OK(cudaStreamSynchronize(stream));
   }
+  // Right as well as alike (scan_determinism_test's bound for f32: the CPU's
+  // left-to-right float sum is itself off by that much at millions of items).
+  EXPECT_TRUE(lt::close_relative(in, lt::reference_scan(in, Kind::Inclusive), whole,
+                                 Kind::Inclusive, 2e-3));
   EXPECT_TRUE(lt::equal_exactly(whole, share, lt::tile_items_for<Cfg, T>(n)));
 }
 
