@@ -23,4 +23,12 @@ std::uint32_t resident_blocks() {
   return blocks;
 }
 
+// The current device's SMs (a persistent grid is blocks per SM times these).
+inline int device_sms() {
+  int dev = 0, sms = 0;
+  EXPECT_EQ(cudaGetDevice(&dev), cudaSuccess);
+  EXPECT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), cudaSuccess);
+  return sms;
+}
+
 }  // namespace lookback::testing

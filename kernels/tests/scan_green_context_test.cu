@@ -118,13 +118,6 @@ const Partition& partition() {
     GTEST_SKIP() << "no green context on this device: " << partition().unavailable;        \
   ASSERT_GT(partition().sms, 0u)
 
-int device_sms() {
-  int dev = 0, sms = 0;
-  EXPECT_EQ(cudaGetDevice(&dev), cudaSuccess);
-  EXPECT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), cudaSuccess);
-  return sms;
-}
-
 // n u32 items scanned with Cfg on `stream` (a plan), against the CPU. The
 // test build's default Options have the watchdog on and read the device's
 // error flag after the scan (LOOKBACK_TEST_DEFINITIONS, kernels/CMakeLists.txt):
@@ -165,8 +158,8 @@ void expect_exact_around_the_share(cudaStream_t stream) {
   const std::int64_t tile = lookback::detail::tile_items<Cfg, std::uint32_t>();
   const std::int64_t whole = lt::resident_blocks<Cfg, Cfg::protocol>();
   ASSERT_GT(whole, 0);
-  ASSERT_EQ(whole % device_sms(), 0);
-  const std::int64_t share = whole / device_sms() * partition().sms;
+  ASSERT_EQ(whole % lt::device_sms(), 0);
+  const std::int64_t share = whole / lt::device_sms() * partition().sms;
   for (const std::int64_t n : {std::int64_t{1000}, share * tile - 1, whole * tile + tile / 2,
                                3 * whole * tile + 5, std::int64_t{9} << 20})
     for (const Kind kind : {Kind::Inclusive, Kind::Exclusive})
@@ -178,7 +171,7 @@ void expect_exact_around_the_share(cudaStream_t stream) {
 // share cannot hold wait and draw later tickets).
 TEST(GreenContext, ATracedLaunchRunsOnTheSharesSms) {
   REQUIRE_PARTITION();
-  ASSERT_LT(static_cast<int>(partition().sms), device_sms());
+  ASSERT_LT(static_cast<int>(partition().sms), lt::device_sms());
   using Cfg = lookback::Instrumented<lookback::Pipelined>;
   using T = std::uint32_t;
   const cudaStream_t stream = partition().runtime_stream();

@@ -60,9 +60,7 @@ void check_plan_scan(lookback::ScanPlan<std::uint32_t, Cfg>& plan, std::int64_t 
 // block ids: scan_trace_test, PipelinedGridIsTheResidentBlocks.)
 TEST(ScanPersistent, GridIsWhatTheDeviceHoldsAtOnce) {
   LOOKBACK_REQUIRE_GPU();
-  int dev = 0, sms = 0;
-  LOOKBACK_CUDA_OK(cudaGetDevice(&dev));
-  LOOKBACK_CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  const int sms = lt::device_sms();
   const int per_sm = occupancy_pipelined();
   EXPECT_GE(per_sm, 1);
   EXPECT_EQ(resident_pipelined(), static_cast<std::uint32_t>(sms * per_sm));

@@ -68,13 +68,6 @@ std::vector<TileStamps> traced_scan(std::int64_t n, bool in_place,
   return out;
 }
 
-int multiprocessors() {
-  int device = 0, sms = 0;
-  cudaGetDevice(&device);
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  return sms;
-}
-
 // Every tile complete and in order, on a real SM; one-tile variants: one
 // block per tile.
 void expect_whole_timeline(const std::vector<TileStamps>& stamps, bool one_tile_blocks) {
@@ -83,7 +76,7 @@ void expect_whole_timeline(const std::vector<TileStamps>& stamps, bool one_tile_
   EXPECT_EQ(s.incomplete, 0u);
   EXPECT_EQ(s.out_of_order, 0u);
   EXPECT_GT(s.span_us, 0.0);
-  const auto sms = static_cast<std::uint32_t>(multiprocessors());
+  const auto sms = static_cast<std::uint32_t>(lt::device_sms());
   std::set<std::uint32_t> blocks;
   for (const auto& t : stamps) {
     EXPECT_LT(t.sm, sms);
